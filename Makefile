@@ -1,0 +1,45 @@
+# Switchyard — the two commands of the README are `make run` and `make test`.
+# Each installs what it needs and is missing (scripts/ensure-tools.sh) and builds what changed.
+
+SHELL := /bin/bash
+CARGO_TEST_PACKAGES := -p engine -p services -p app -p server --features app/ssr
+
+.PHONY: run test build site tools tools-browser cargo-test e2e fmt lint clean
+
+## Build in release mode and serve the console at http://127.0.0.1:3000 (demo estate, data/switchyard.db).
+run: build
+	./target/release/switchyard serve
+
+## Every test: the crates' tests, then the browser suite against a fresh release server.
+test: tools-browser cargo-test build e2e
+
+build: tools site
+	cargo build --release -p server
+
+site: tools
+	scripts/build-site.sh release
+
+tools:
+	scripts/ensure-tools.sh
+
+tools-browser:
+	scripts/ensure-tools.sh --browser
+
+# One cargo invocation for every crate (never `--workspace`: it would merge ssr and hydrate).
+# Release profile, so the test build shares its compiled dependencies with the server build.
+cargo-test:
+	cargo test --release $(CARGO_TEST_PACKAGES)
+
+e2e:
+	cd end2end && npx playwright test
+
+fmt:
+	cargo fmt --all
+
+lint:
+	cargo clippy --all-targets -p engine -p services -p server -p app --features app/ssr -- -D warnings
+	cargo clippy -p app --features hydrate --target wasm32-unknown-unknown -- -D warnings
+
+clean:
+	cargo clean
+	rm -rf end2end/node_modules end2end/test-results end2end/artifacts

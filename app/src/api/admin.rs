@@ -1,0 +1,163 @@
+//! Admin-only calls: the audit log and user management.
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::{AuditPage, UserView};
+
+/// Rows per audit page.
+pub const AUDIT_PAGE_SIZE: u32 = 50;
+
+#[cfg(feature = "ssr")]
+impl From<services::accounts::User> for UserView {
+    fn from(u: services::accounts::User) -> Self {
+        UserView {
+            id: u.id,
+            username: u.username,
+            role: u.role,
+            created_at: u.created_at,
+        }
+    }
+}
+
+/// One page of the audit log, newest first (admin).
+#[server(endpoint = "audit")]
+pub async fn audit_entries(page: u32) -> Result<AuditPage, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, user) = signed_in().await?;
+            if !user.role.allows(engine::Role::Admin) {
+                return Err(AppError::Forbidden {
+                    needed: engine::Role::Admin,
+                    have: user.role,
+                });
+            }
+            if page == 0 {
+                return Err(AppError::invalid("page", "must be 1 or more"));
+            }
+            let per_page = i64::from(AUDIT_PAGE_SIZE);
+            let (rows, total) =
+                services::audit::list(&services.pool, i64::from(page - 1) * per_page, per_page)
+                    .await?;
+            Ok(AuditPage {
+                rows: rows
+                    .into_iter()
+                    .map(|r| crate::model::AuditRow {
+                        at: r.at,
+                        actor: r.actor,
+                        action: r.action,
+                        arguments: r.arguments,
+                        outcome: r.outcome,
+                    })
+                    .collect(),
+                total: u64::try_from(total).unwrap_or_default(),
+                page,
+                per_page: AUDIT_PAGE_SIZE,
+            })
+        }
+        .await,
+    )
+}
+
+/// Every user (admin).
+#[server(endpoint = "users")]
+pub async fn list_users() -> Result<Vec<UserView>, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, user) = signed_in().await?;
+            if !user.role.allows(engine::Role::Admin) {
+                return Err(AppError::Forbidden {
+                    needed: engine::Role::Admin,
+                    have: user.role,
+                });
+            }
+            let users = services::accounts::list(&services.pool).await?;
+            Ok(users.into_iter().map(Into::into).collect())
+        }
+        .await,
+    )
+}
+
+/// Parses a role from a form field.
+#[cfg(feature = "ssr")]
+fn parse_role(role: &str) -> Result<engine::Role, AppError> {
+    role.parse()
+        .map_err(|_| AppError::invalid("role", "must be viewer, operator or admin"))
+}
+
+/// Creates a user (admin).
+#[server(endpoint = "add_user")]
+pub async fn add_user(
+    username: String,
+    password: String,
+    role: String,
+) -> Result<UserView, AppError> {
+    use crate::auth::{authorize, finish, record};
+    finish(
+        async move {
+            let (services, admin) = authorize("users.add", engine::Role::Admin).await?;
+            let username = username.trim().to_owned();
+            let args = serde_json::json!({ "username": username, "role": role });
+            let result = async {
+                let role = parse_role(&role)?;
+                let user =
+                    services::accounts::create(&services.pool, &username, &password, role).await?;
+                Ok(UserView::from(user))
+            }
+            .await;
+            record(&services, &admin.username, "users.add", &args, &result).await;
+            result
+        }
+        .await,
+    )
+}
+
+/// Changes a user's role (admin).
+#[server(endpoint = "set_role")]
+pub async fn set_user_role(id: i64, role: String) -> Result<UserView, AppError> {
+    use crate::auth::{authorize, finish, record};
+    finish(
+        async move {
+            let (services, admin) = authorize("users.set_role", engine::Role::Admin).await?;
+            let args = serde_json::json!({ "id": id, "role": role });
+            let result = async {
+                let role = parse_role(&role)?;
+                Ok(UserView::from(
+                    services::accounts::set_role(&services.pool, id, role).await?,
+                ))
+            }
+            .await;
+            record(&services, &admin.username, "users.set_role", &args, &result).await;
+            result
+        }
+        .await,
+    )
+}
+
+/// Replaces a user's password (admin). The password is never written to the audit log.
+#[server(endpoint = "reset_password")]
+pub async fn reset_user_password(id: i64, password: String) -> Result<(), AppError> {
+    use crate::auth::{authorize, finish, record};
+    finish(
+        async move {
+            let (services, admin) = authorize("users.reset_password", engine::Role::Admin).await?;
+            let args = serde_json::json!({ "id": id });
+            let result = services::accounts::reset_password(&services.pool, id, &password)
+                .await
+                .map(|_| ())
+                .map_err(AppError::from);
+            record(
+                &services,
+                &admin.username,
+                "users.reset_password",
+                &args,
+                &result,
+            )
+            .await;
+            result
+        }
+        .await,
+    )
+}

@@ -1,0 +1,153 @@
+//! The simulated clock: status, speed, single step, operator notes, and the latest events.
+
+use engine::Speed;
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::{ClockView, EventRow};
+
+/// Longest operator note accepted.
+pub const MAX_NOTE_LEN: usize = 500;
+/// Most events the dashboard asks for at once.
+pub const MAX_RECENT: u32 = 200;
+
+#[cfg(feature = "ssr")]
+impl From<services::runtime::ClockStatus> for ClockView {
+    fn from(s: services::runtime::ClockStatus) -> Self {
+        ClockView {
+            run_id: s.run_id,
+            scenario: s.scenario,
+            t_ms: s.t_ms,
+            speed: s.speed,
+            events_total: s.events_total,
+            per_engine: s.per_engine,
+            lag_ms: s.lag_ms,
+            next_due_ms: s.next_due_ms,
+        }
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl From<services::history::StoredEvent> for EventRow {
+    fn from(e: services::history::StoredEvent) -> Self {
+        EventRow {
+            id: Some(e.id),
+            t_ms: u64::try_from(e.t_ms).unwrap_or_default(),
+            engine: e.engine,
+            subject: e.subject,
+            kind: e.kind,
+            details: e.details,
+            actor: e.actor,
+        }
+    }
+}
+
+/// The clock and counters now.
+#[server(endpoint = "clock_status")]
+pub async fn clock_status() -> Result<ClockView, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            Ok(services.runtime.status().into())
+        }
+        .await,
+    )
+}
+
+/// Changes the clock speed (operator).
+#[server(endpoint = "set_speed")]
+pub async fn set_speed(speed: Speed) -> Result<ClockView, AppError> {
+    use crate::auth::{authorize, finish, record};
+    finish(
+        async move {
+            let (services, user) = authorize("clock.set_speed", engine::Role::Operator).await?;
+            let result = services
+                .runtime
+                .set_speed(speed, &user.username)
+                .await
+                .map(ClockView::from)
+                .map_err(AppError::from);
+            let args = serde_json::json!({ "speed": speed });
+            record(&services, &user.username, "clock.set_speed", &args, &result).await;
+            result
+        }
+        .await,
+    )
+}
+
+/// Advances the clock to the next instant at which anything is due (operator).
+#[server(endpoint = "step_clock")]
+pub async fn step_clock() -> Result<ClockView, AppError> {
+    use crate::auth::{authorize, finish, record};
+    finish(
+        async move {
+            let (services, user) = authorize("clock.step", engine::Role::Operator).await?;
+            let result = services
+                .runtime
+                .step(&user.username)
+                .await
+                .map(ClockView::from)
+                .map_err(AppError::from);
+            let args = serde_json::json!({ "from_ms": services.runtime.status().t_ms });
+            record(&services, &user.username, "clock.step", &args, &result).await;
+            result
+        }
+        .await,
+    )
+}
+
+/// Writes an operator note on the timeline at the current simulated time (operator).
+#[server(endpoint = "add_note")]
+pub async fn add_note(text: String) -> Result<(), AppError> {
+    use crate::auth::{authorize, finish, record};
+    finish(
+        async move {
+            let (services, user) = authorize("timeline.note", engine::Role::Operator).await?;
+            let text = text.trim().to_owned();
+            let args = serde_json::json!({ "text": text });
+            let result = if text.is_empty() || text.chars().count() > MAX_NOTE_LEN {
+                Err(AppError::invalid(
+                    "text",
+                    format!("must be 1 to {MAX_NOTE_LEN} characters long"),
+                ))
+            } else {
+                services
+                    .runtime
+                    .apply(engine::Action::Note { text }, &user.username)
+                    .await
+                    .map(|_| ())
+                    .map_err(AppError::from)
+            };
+            record(&services, &user.username, "timeline.note", &args, &result).await;
+            result
+        }
+        .await,
+    )
+}
+
+/// The newest `limit` events of the current run, newest first.
+#[server(endpoint = "recent_events")]
+pub async fn recent_events(limit: u32) -> Result<Vec<EventRow>, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            if !(1..=MAX_RECENT).contains(&limit) {
+                return Err(AppError::invalid(
+                    "limit",
+                    format!("must be 1 to {MAX_RECENT}"),
+                ));
+            }
+            let filter = services::history::EventFilter {
+                run_id: services.runtime.run().id,
+                ..Default::default()
+            };
+            let (rows, _) =
+                services::history::query_events(&services.pool, &filter, 0, i64::from(limit))
+                    .await?;
+            Ok(rows.into_iter().map(EventRow::from).collect())
+        }
+        .await,
+    )
+}

@@ -1,0 +1,62 @@
+//! The event history: filtered, paged reading (export is a plain GET route of the server).
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::{HistoryPage, HistoryQuery};
+
+#[cfg(feature = "ssr")]
+impl From<services::history::Run> for crate::model::RunView {
+    fn from(r: services::history::Run) -> Self {
+        crate::model::RunView {
+            id: r.id,
+            scenario: r.scenario,
+            seed: r.seed,
+            started_at: r.started_at,
+        }
+    }
+}
+
+/// Turns validated filters into the store's filter (the current run when none is named).
+#[cfg(feature = "ssr")]
+pub fn store_filter(
+    filter: &crate::model::HistoryFilter,
+    current_run: i64,
+) -> services::history::EventFilter {
+    services::history::EventFilter {
+        run_id: filter.run.unwrap_or(current_run),
+        engine: filter.engine.map(|e| e.as_str().to_owned()),
+        subject: filter.subject.clone(),
+        kind: filter.kind.clone(),
+        from_ms: filter.from_ms,
+        to_ms: filter.to_ms,
+    }
+}
+
+/// One page of events matching `query`.
+#[server(endpoint = "history")]
+pub async fn list_events(query: HistoryQuery) -> Result<HistoryPage, AppError> {
+    use crate::auth::{finish, signed_in};
+    use crate::model::HISTORY_PAGE_SIZE;
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let filter = query.validate()?;
+            let store = store_filter(&filter, services.runtime.run().id);
+            let per_page = i64::from(HISTORY_PAGE_SIZE);
+            let offset = i64::from(filter.page - 1) * per_page;
+            let (rows, total) =
+                services::history::query_events(&services.pool, &store, offset, per_page).await?;
+            let runs = services::history::list_runs(&services.pool).await?;
+            Ok(HistoryPage {
+                run_id: store.run_id,
+                runs: runs.into_iter().map(Into::into).collect(),
+                rows: rows.into_iter().map(Into::into).collect(),
+                total: u64::try_from(total).unwrap_or_default(),
+                page: filter.page,
+                per_page: HISTORY_PAGE_SIZE,
+            })
+        }
+        .await,
+    )
+}

@@ -1,0 +1,8 @@
+//! Server functions, one file per area. Each is thin: authorize, call a service, map the
+//! error, audit what changed. Their endpoints are fixed names under `/api/` (see each
+//! `endpoint`) so scripts and tests can call them directly.
+
+pub mod admin;
+pub mod clock;
+pub mod history;
+pub mod session;

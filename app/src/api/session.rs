@@ -1,0 +1,121 @@
+//! Sign-in, sign-out and "who am I".
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::SessionUser;
+
+/// Signs in with a user name and password, then redirects to `next` (a local path) or `/`.
+/// Attempts are throttled per user name and per client address.
+#[server(endpoint = "login")]
+pub async fn login(
+    username: String,
+    password: String,
+    next: Option<String>,
+) -> Result<(), AppError> {
+    use crate::auth::{finish, record, safe_next, services, session, USER_ID_KEY};
+    finish(
+        async move {
+            let services = services()?;
+            let address =
+                leptos_axum::extract::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                    .await
+                    .ok()
+                    .map(|c| c.0.ip());
+            let username = username.trim().to_owned();
+            let args = serde_json::json!({ "username": username });
+            if let Err(e) = services.sign_in_limiter.check(&username, address) {
+                let err = AppError::from(e);
+                record(
+                    &services,
+                    &username,
+                    "session.sign_in",
+                    &args,
+                    &Err::<(), _>(err.clone()),
+                )
+                .await;
+                return Err(err);
+            }
+            let user =
+                services::accounts::authenticate(&services.pool, &username, &password).await?;
+            let Some(user) = user else {
+                let err = AppError::BadCredentials;
+                record(
+                    &services,
+                    &username,
+                    "session.sign_in",
+                    &args,
+                    &Err::<(), _>(err.clone()),
+                )
+                .await;
+                return Err(err);
+            };
+            let session = session().await?;
+            let stored = async {
+                session.cycle_id().await?;
+                session.insert(USER_ID_KEY, user.id).await
+            }
+            .await;
+            if let Err(e) = stored {
+                tracing::error!(error = %e, "could not store the session");
+                return Err(AppError::Internal);
+            }
+            record(
+                &services,
+                &user.username,
+                "session.sign_in",
+                &args,
+                &Ok::<(), AppError>(()),
+            )
+            .await;
+            leptos_axum::redirect(safe_next(next.as_deref()));
+            Ok(())
+        }
+        .await,
+    )
+}
+
+/// Signs out and redirects to the sign-in page.
+#[server(endpoint = "logout")]
+pub async fn logout() -> Result<(), AppError> {
+    use crate::auth::{current_user, finish, record, services, session};
+    finish(
+        async move {
+            let services = services()?;
+            let user = current_user(&services).await?;
+            if let Err(e) = session().await?.flush().await {
+                tracing::error!(error = %e, "could not end the session");
+                return Err(AppError::Internal);
+            }
+            if let Some(user) = user {
+                record(
+                    &services,
+                    &user.username,
+                    "session.sign_out",
+                    &serde_json::json!({}),
+                    &Ok::<(), AppError>(()),
+                )
+                .await;
+            }
+            leptos_axum::redirect("/login");
+            Ok(())
+        }
+        .await,
+    )
+}
+
+/// The signed-in user, or `None`.
+#[server(endpoint = "whoami")]
+pub async fn whoami() -> Result<Option<SessionUser>, AppError> {
+    use crate::auth::{current_user, finish, services};
+    finish(
+        async move {
+            let services = services()?;
+            Ok(current_user(&services).await?.map(|u| SessionUser {
+                username: u.username,
+                role: u.role,
+            }))
+        }
+        .await,
+    )
+}

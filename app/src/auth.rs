@@ -1,0 +1,132 @@
+//! Server-side access checks used by every server function: who is signed in, whether their
+//! role allows the call, and the audit record of what they did. Compiled for `ssr` only.
+
+use engine::Role;
+use leptos::prelude::*;
+use services::accounts::{self, User};
+use services::Services;
+use tower_sessions::Session;
+
+use crate::error::AppError;
+
+/// Session key holding the signed-in user's id.
+pub const USER_ID_KEY: &str = "user_id";
+
+/// The backend services, provided in the request context by the server.
+pub fn services() -> Result<Services, AppError> {
+    use_context::<Services>().ok_or_else(|| {
+        tracing::error!("Services missing from the request context");
+        AppError::Internal
+    })
+}
+
+/// The request's session (the session layer wraps every route).
+pub async fn session() -> Result<Session, AppError> {
+    leptos_axum::extract::<Session>().await.map_err(|e| {
+        tracing::error!(error = %e, "no session layer on this request");
+        AppError::Internal
+    })
+}
+
+/// The signed-in user, if any (a deleted user's session counts as signed out).
+pub async fn current_user(services: &Services) -> Result<Option<User>, AppError> {
+    let session = session().await?;
+    let id: Option<i64> = session.get(USER_ID_KEY).await.map_err(|e| {
+        tracing::error!(error = %e, "session store failure");
+        AppError::Internal
+    })?;
+    match id {
+        None => Ok(None),
+        Some(id) => Ok(accounts::find_by_id(&services.pool, id).await?),
+    }
+}
+
+/// A signed-in user of any role (read-only calls).
+pub async fn signed_in() -> Result<(Services, User), AppError> {
+    let services = services()?;
+    let user = current_user(&services)
+        .await?
+        .ok_or(AppError::Unauthorized)?;
+    Ok((services, user))
+}
+
+/// A signed-in user whose role allows `needed`, for the mutating call `action`. A refusal is
+/// itself written to the audit log.
+pub async fn authorize(action: &str, needed: Role) -> Result<(Services, User), AppError> {
+    let (services, user) = signed_in().await?;
+    if !user.role.allows(needed) {
+        let err = AppError::Forbidden {
+            needed,
+            have: user.role,
+        };
+        record(
+            &services,
+            &user.username,
+            action,
+            &serde_json::json!({}),
+            &Err::<(), _>(err.clone()),
+        )
+        .await;
+        return Err(err);
+    }
+    Ok((services, user))
+}
+
+/// Writes one audit row for `action` with its outcome. A failure to write is logged, never
+/// hidden: the row is what makes the action accountable.
+pub async fn record<T>(
+    services: &Services,
+    actor: &str,
+    action: &str,
+    arguments: &serde_json::Value,
+    result: &Result<T, AppError>,
+) {
+    let outcome = match result {
+        Ok(_) => "ok".to_owned(),
+        Err(e) => format!("refused: {e}"),
+    };
+    if let Err(e) =
+        services::audit::record(&services.pool, actor, action, arguments, &outcome).await
+    {
+        tracing::error!(error = %e, action, actor, "could not write the audit log");
+    }
+}
+
+/// Sets the HTTP status of the response from the error, then hands the result back.
+pub fn finish<T>(result: Result<T, AppError>) -> Result<T, AppError> {
+    if let Err(e) = &result {
+        if let Some(options) = use_context::<leptos_axum::ResponseOptions>() {
+            if let Ok(status) = http::StatusCode::from_u16(e.status()) {
+                options.set_status(status);
+            }
+        }
+    }
+    result
+}
+
+/// Only same-site paths are followed after sign-in (no open redirect).
+pub fn safe_next(next: Option<&str>) -> &str {
+    match next {
+        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.contains('\\') => p,
+        _ => "/",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_next;
+
+    #[test]
+    fn only_local_paths_are_followed() {
+        let table = [
+            (None, "/"),
+            (Some("/history?engine=core"), "/history?engine=core"),
+            (Some("//evil.example"), "/"),
+            (Some("https://evil.example"), "/"),
+            (Some("/\\evil.example"), "/"),
+        ];
+        for (next, expected) in table {
+            assert_eq!(safe_next(next), expected, "{next:?}");
+        }
+    }
+}

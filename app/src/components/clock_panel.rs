@@ -1,0 +1,84 @@
+//! The clock: simulated time and speed, with speed / pause / step controls for operators.
+
+use engine::Speed;
+use leptos::prelude::*;
+
+use crate::api::clock::{SetSpeed, StepClock};
+use crate::format::sim_time;
+use crate::ids;
+use crate::model::ClockView;
+
+/// Shows `clock` and, for operators, the controls. Answers of the controls are written back
+/// into `clock` at once (the live stream confirms them shortly after).
+#[component]
+pub fn ClockPanel(
+    clock: Signal<Option<ClockView>>,
+    set_clock: WriteSignal<Option<ClockView>>,
+    /// Whether the controls are shown (operator or admin); the server checks again.
+    can_drive: bool,
+) -> impl IntoView {
+    let set_speed = ServerAction::<SetSpeed>::new();
+    let step = ServerAction::<StepClock>::new();
+    let error = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        for answer in [set_speed.value().get(), step.value().get()]
+            .into_iter()
+            .flatten()
+        {
+            match answer {
+                Ok(view) => {
+                    set_clock.set(Some(view));
+                    error.set(None);
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+        }
+    });
+    let current_speed = move || clock.get().map(|c| c.speed);
+
+    view! {
+        <section class="card clock">
+            <h2>"Simulated clock"</h2>
+            <div class="clock-face">
+                <span id=ids::CLOCK_TIME class="clock-time mono">
+                    {move || clock.get().map(|c| sim_time(c.t_ms)).unwrap_or_else(|| "—".into())}
+                </span>
+                <span id=ids::CLOCK_SPEED class="badge">
+                    {move || current_speed().map(|s| s.to_string()).unwrap_or_default()}
+                </span>
+            </div>
+            <p class="muted">
+                {move || clock.get().map(|c| format!(
+                    "Scenario “{}”, run {} · next due {}",
+                    c.scenario,
+                    c.run_id,
+                    c.next_due_ms.map(sim_time).unwrap_or_else(|| "nothing".into()),
+                ))}
+            </p>
+            {can_drive.then(|| view! {
+                <div id=ids::CLOCK_CONTROLS class="controls">
+                    {Speed::ALL
+                        .into_iter()
+                        .map(|speed| {
+                            let label = if speed == Speed::Paused { "Pause".to_owned() } else { speed.to_string() };
+                            view! {
+                                <button
+                                    data-speed=speed.to_string()
+                                    class:active=move || current_speed() == Some(speed)
+                                    on:click=move |_| { set_speed.dispatch(SetSpeed { speed }); }
+                                >
+                                    {label}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                    <button id=ids::CLOCK_STEP title="Advance to the next instant at which anything is due"
+                        on:click=move |_| { step.dispatch(StepClock {}); }>
+                        "Step ▸"
+                    </button>
+                </div>
+            })}
+            {move || error.get().map(|e| view! { <p class="error" id=ids::FORM_ERROR>{e}</p> })}
+        </section>
+    }
+}

@@ -1,0 +1,140 @@
+//! The frame of every signed-in page: header, navigation (the four engine sections included),
+//! the current user and sign-out.
+
+use engine::Role;
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+use crate::api::session::{whoami, Logout};
+use crate::error::AppError;
+use crate::ids;
+use crate::model::SessionUser;
+
+/// The signed-in user, loaded once per page by [`Layout`] and shared through the context.
+#[derive(Clone, Copy)]
+pub struct CurrentUser(pub Resource<Result<Option<SessionUser>, AppError>>);
+
+impl CurrentUser {
+    /// Waits for the user and tells whether their role includes `needed`. Await it inside a
+    /// `Suspense`/`Transition` so the server and the browser render the same thing.
+    pub async fn allows(self, needed: Role) -> bool {
+        matches!(self.0.await, Ok(Some(u)) if u.role.allows(needed))
+    }
+}
+
+/// The current user from the context [`Layout`] provides.
+pub fn current_user() -> Option<CurrentUser> {
+    use_context::<CurrentUser>()
+}
+
+/// Whether the signed-in user's role includes `needed` (false outside [`Layout`]).
+pub async fn user_allows(needed: Role) -> bool {
+    match current_user() {
+        Some(user) => user.allows(needed).await,
+        None => false,
+    }
+}
+
+struct NavItem {
+    href: &'static str,
+    label: &'static str,
+    needs: Role,
+}
+
+const NAV: &[NavItem] = &[
+    NavItem {
+        href: "/",
+        label: "Overview",
+        needs: Role::Viewer,
+    },
+    NavItem {
+        href: "/lhc",
+        label: "Resource locations",
+        needs: Role::Viewer,
+    },
+    NavItem {
+        href: "/lms",
+        label: "Load management",
+        needs: Role::Viewer,
+    },
+    NavItem {
+        href: "/gslb",
+        label: "GSLB",
+        needs: Role::Viewer,
+    },
+    NavItem {
+        href: "/autoscale",
+        label: "Autoscale",
+        needs: Role::Viewer,
+    },
+    NavItem {
+        href: "/history",
+        label: "History",
+        needs: Role::Viewer,
+    },
+    NavItem {
+        href: "/audit",
+        label: "Audit",
+        needs: Role::Admin,
+    },
+    NavItem {
+        href: "/users",
+        label: "Users",
+        needs: Role::Admin,
+    },
+];
+
+/// Header + navigation + page content.
+#[component]
+pub fn Layout(children: Children) -> impl IntoView {
+    let user = CurrentUser(Resource::new(|| (), |_| whoami()));
+    provide_context(user);
+    let logout = ServerAction::<Logout>::new();
+
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        if let Some(body) = document().body() {
+            // Browser tests wait for this before clicking.
+            let _ = body.set_attribute(ids::HYDRATED_ATTR, "true");
+        }
+    });
+
+    view! {
+        <header class="topbar">
+            <a class="brand" href="/">"Switchyard"</a>
+            <nav class="mainnav">
+                {NAV
+                    .iter()
+                    .filter(|item| item.needs == Role::Viewer)
+                    .map(|item| view! { <A href=item.href exact=true>{item.label}</A> })
+                    .collect_view()}
+                <Transition fallback=|| ()>
+                    {move || Suspend::new(async move {
+                        let admin = user.allows(Role::Admin).await;
+                        NAV.iter()
+                            .filter(|item| item.needs == Role::Admin && admin)
+                            .map(|item| view! { <A href=item.href exact=true>{item.label}</A> })
+                            .collect_view()
+                    })}
+                </Transition>
+            </nav>
+            <div class="userbox">
+                <Transition fallback=|| ()>
+                    {move || Suspend::new(async move {
+                        match user.0.await {
+                            Ok(Some(u)) => view! {
+                                <span id=ids::CURRENT_USER class="username">{u.username.clone()}</span>
+                                <span class=format!("role role-{}", u.role)>{u.role.to_string()}</span>
+                                <ActionForm action=logout attr:class="inline">
+                                    <button type="submit" class="link">"Sign out"</button>
+                                </ActionForm>
+                            }.into_any(),
+                            _ => view! { <a href="/login">"Sign in"</a> }.into_any(),
+                        }
+                    })}
+                </Transition>
+            </div>
+        </header>
+        <main class="page">{children()}</main>
+    }
+}

@@ -1,0 +1,7 @@
+//! Reusable pieces of pages.
+
+pub mod clock_panel;
+pub mod event_table;
+pub mod layout;
+pub mod live;
+pub mod pager;

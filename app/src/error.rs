@@ -1,0 +1,104 @@
+//! The error type that crosses server functions.
+//!
+//! Policy: every variant is safe to show a user and names what to do; internal causes
+//! (database, runtime) are logged on the server and reach the browser only as
+//! [`AppError::Internal`]. Each variant maps to one HTTP status, so API clients see 401, 403,
+//! 422, 409, 404, 429 or 500 as well as the message.
+
+use engine::Role;
+use leptos::prelude::{FromServerFnError, ServerFnErrorErr};
+use leptos::server_fn::codec::JsonEncoding;
+use serde::{Deserialize, Serialize};
+
+/// What a server function answers when it refuses or fails.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+pub enum AppError {
+    /// No signed-in session.
+    #[error("sign in first")]
+    Unauthorized,
+    /// Wrong user name or password.
+    #[error("wrong user name or password")]
+    BadCredentials,
+    /// The session's role is too low.
+    #[error("this needs the {needed} role; you are {have}")]
+    Forbidden {
+        /// The role the call needs.
+        needed: Role,
+        /// The caller's role.
+        have: Role,
+    },
+    /// Input refused; nothing was changed.
+    #[error("{field}: {message}")]
+    Invalid {
+        /// The refused field.
+        field: String,
+        /// What is allowed.
+        message: String,
+    },
+    /// Already exists.
+    #[error("{0}")]
+    Conflict(String),
+    /// Does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// Too many attempts.
+    #[error("too many attempts; try again in {0} s")]
+    Throttled(u64),
+    /// A server-side failure (logged there).
+    #[error("the server failed to do this; the cause is in its log")]
+    Internal,
+    /// The request itself failed (network, encoding).
+    #[error("request failed: {0}")]
+    Request(ServerFnErrorErr),
+}
+
+impl AppError {
+    /// A validation error on `field`.
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        AppError::Invalid {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl FromServerFnError for AppError {
+    type Encoder = JsonEncoding;
+
+    fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
+        AppError::Request(value)
+    }
+}
+
+impl AppError {
+    /// The HTTP status this error is answered with.
+    pub fn status(&self) -> u16 {
+        match self {
+            AppError::Unauthorized | AppError::BadCredentials => 401,
+            AppError::Forbidden { .. } => 403,
+            AppError::Invalid { .. } => 422,
+            AppError::Conflict(_) => 409,
+            AppError::NotFound(_) => 404,
+            AppError::Throttled(_) => 429,
+            AppError::Internal => 500,
+            AppError::Request(_) => 400,
+        }
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl From<services::ServiceError> for AppError {
+    fn from(e: services::ServiceError) -> Self {
+        use services::ServiceError as E;
+        match e {
+            E::Invalid { field, message } => AppError::Invalid { field, message },
+            E::Conflict(m) => AppError::Conflict(m),
+            E::NotFound(m) => AppError::NotFound(m),
+            E::Throttled { retry_after_s } => AppError::Throttled(retry_after_s),
+            other => {
+                tracing::error!(error = %other, "service failure");
+                AppError::Internal
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! Switchyard's user interface: the HTML shell, the routes, the pages and the server functions
+//! behind them. Built twice: with `ssr` into the server (rendering and server functions) and
+//! with `hydrate` into the browser bundle (the same components, made interactive).
+//!
+//! Reading order: [`App`] (routes) → [`pages`] (one file per screen) → [`components`] →
+//! [`api`] (server functions: authorize → call a service → map the error → audit) →
+//! [`model`] (what crosses the wire) → [`error`].
+
+// The `#[server]` and `#[component]` macros generate structs whose fields carry no docs.
+#![recursion_limit = "256"]
+#![expect(
+    missing_docs,
+    reason = "macro-generated server-function and prop structs"
+)]
+
+pub mod api;
+#[cfg(feature = "ssr")]
+pub mod auth;
+pub mod components;
+pub mod error;
+pub mod format;
+pub mod ids;
+pub mod model;
+pub mod pages;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::path;
+
+use crate::components::layout::Layout;
+use crate::pages::{
+    audit::AuditPage, dashboard::Dashboard, engine_pending::EnginePending, history::HistoryPage,
+    login::LoginPage, users::UsersPage,
+};
+
+/// The name of the browser bundle (`/pkg/switchyard.{js,wasm,css}`).
+pub const OUTPUT_NAME: &str = "switchyard";
+
+/// The whole HTML document rendered by the server around [`App`].
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <meta name="color-scheme" content="light dark"/>
+                <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
+                <HydrationScripts options/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+/// The application: stylesheet, title and routes.
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Stylesheet id="switchyard" href="/pkg/switchyard.css"/>
+        <Title formatter=|page: String| if page.is_empty() { "Switchyard".to_owned() } else { format!("{page} · Switchyard") }/>
+        <Router>
+            <Routes fallback=|| view! { <Layout><p class="empty">"No such page."</p></Layout> }>
+                <Route path=path!("/login") view=LoginPage/>
+                <Route path=path!("/") view=|| view! { <Layout><Dashboard/></Layout> }/>
+                <Route path=path!("/history") view=|| view! { <Layout><HistoryPage/></Layout> }/>
+                <Route path=path!("/audit") view=|| view! { <Layout><AuditPage/></Layout> }/>
+                <Route path=path!("/users") view=|| view! { <Layout><UsersPage/></Layout> }/>
+                <Route path=path!("/lhc") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Lhc/></Layout> }/>
+                <Route path=path!("/lms") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Lms/></Layout> }/>
+                <Route path=path!("/gslb") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Gslb/></Layout> }/>
+                <Route path=path!("/autoscale") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Autoscale/></Layout> }/>
+            </Routes>
+        </Router>
+    }
+}
+
+/// Entry point of the browser bundle: hydrates the server-rendered page.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hydrate() {
+    console_error_panic_hook::set_once();
+    leptos::mount::hydrate_body(App);
+}

@@ -1,0 +1,331 @@
+//! Data carried between the server and the browser (server-function arguments and answers,
+//! and the JSON of the live stream). No secret ever appears here.
+
+use std::collections::BTreeMap;
+
+use engine::{parse_duration, EngineId, Role, Speed};
+use serde::{Deserialize, Serialize};
+
+use crate::error::AppError;
+
+/// The signed-in user as the UI sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionUser {
+    /// User name.
+    pub username: String,
+    /// Role.
+    pub role: Role,
+}
+
+/// The clock and counters (the JSON shape of the runtime's status and of the `clock` messages
+/// of the live stream).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockView {
+    /// Current run.
+    pub run_id: i64,
+    /// Scenario name.
+    pub scenario: String,
+    /// Simulated milliseconds since the scenario start.
+    pub t_ms: u64,
+    /// Current speed.
+    pub speed: Speed,
+    /// Events produced in this run.
+    pub events_total: u64,
+    /// Events produced in this run per engine.
+    pub per_engine: BTreeMap<String, u64>,
+    /// How late the last runtime tick started (wall ms).
+    pub lag_ms: u64,
+    /// When the next thing is due.
+    pub next_due_ms: Option<u64>,
+}
+
+/// One event as listed in the feed and the history (details as JSON text).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRow {
+    /// Stored row id (none for a live event not yet read back).
+    pub id: Option<i64>,
+    /// Simulated milliseconds since the scenario start.
+    pub t_ms: u64,
+    /// Engine name.
+    pub engine: String,
+    /// Subject id.
+    pub subject: String,
+    /// Event kind.
+    pub kind: String,
+    /// Details, a JSON object as text.
+    pub details: String,
+    /// The acting user of an operator action.
+    pub actor: Option<String>,
+}
+
+impl From<&engine::Event> for EventRow {
+    fn from(e: &engine::Event) -> Self {
+        EventRow {
+            id: None,
+            t_ms: e.t_ms,
+            engine: e.engine.as_str().to_owned(),
+            subject: e.subject.clone(),
+            kind: e.kind.clone(),
+            details: e.details.to_string(),
+            actor: e.actor.clone(),
+        }
+    }
+}
+
+/// A simulation run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunView {
+    /// Run id.
+    pub id: i64,
+    /// Scenario name.
+    pub scenario: String,
+    /// Seed.
+    pub seed: i64,
+    /// Wall-clock start.
+    pub started_at: String,
+}
+
+/// The history filters exactly as typed in the form / URL (all text, validated on the server).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryQuery {
+    /// Run id; empty = the current run.
+    pub run: Option<String>,
+    /// Engine name.
+    pub engine: Option<String>,
+    /// Exact subject.
+    pub subject: Option<String>,
+    /// Exact kind.
+    pub kind: Option<String>,
+    /// Earliest simulated time (a duration since the start, e.g. `5m`).
+    pub from: Option<String>,
+    /// Latest simulated time (a duration since the start).
+    pub to: Option<String>,
+    /// Page number from 1.
+    pub page: Option<String>,
+}
+
+/// A validated [`HistoryQuery`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HistoryFilter {
+    /// Run id, if one was named.
+    pub run: Option<i64>,
+    /// Engine.
+    pub engine: Option<EngineId>,
+    /// Subject.
+    pub subject: Option<String>,
+    /// Kind.
+    pub kind: Option<String>,
+    /// From (ms).
+    pub from_ms: Option<u64>,
+    /// To (ms).
+    pub to_ms: Option<u64>,
+    /// Page from 1.
+    pub page: u32,
+}
+
+fn non_empty(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// Highest page number accepted.
+pub const MAX_PAGE: u32 = 1_000_000;
+
+impl HistoryQuery {
+    /// Validates every field, naming the first bad one and what it accepts.
+    pub fn validate(&self) -> Result<HistoryFilter, AppError> {
+        let run = non_empty(&self.run)
+            .map(|r| {
+                r.parse::<i64>()
+                    .ok()
+                    .filter(|id| *id > 0)
+                    .ok_or_else(|| AppError::invalid("run", "must be a run number (1 or more)"))
+            })
+            .transpose()?;
+        let engine = non_empty(&self.engine)
+            .map(|e| {
+                e.parse::<EngineId>().map_err(|_| {
+                    AppError::invalid("engine", "must be one of core, lhc, lms, gslb, autoscale")
+                })
+            })
+            .transpose()?;
+        let time = |field: &str, v: &Option<String>| {
+            non_empty(v)
+                .map(|s| {
+                    parse_duration(s)
+                        .map(|d| d.0)
+                        .map_err(|e| AppError::invalid(field, e.to_string()))
+                })
+                .transpose()
+        };
+        let from_ms = time("from", &self.from)?;
+        let to_ms = time("to", &self.to)?;
+        if let (Some(f), Some(t)) = (from_ms, to_ms) {
+            if f > t {
+                return Err(AppError::invalid("to", "must not be earlier than from"));
+            }
+        }
+        let page = match non_empty(&self.page) {
+            None => 1,
+            Some(p) => p
+                .parse::<u32>()
+                .ok()
+                .filter(|p| (1..=MAX_PAGE).contains(p))
+                .ok_or_else(|| AppError::invalid("page", format!("must be 1 to {MAX_PAGE}")))?,
+        };
+        let text = |v: &Option<String>| non_empty(v).map(str::to_owned);
+        Ok(HistoryFilter {
+            run,
+            engine,
+            subject: text(&self.subject),
+            kind: text(&self.kind),
+            from_ms,
+            to_ms,
+            page,
+        })
+    }
+
+    /// The query string of these filters (for links and export URLs), without `page`.
+    pub fn to_query_string(&self) -> String {
+        let pairs = [
+            ("run", &self.run),
+            ("engine", &self.engine),
+            ("subject", &self.subject),
+            ("kind", &self.kind),
+            ("from", &self.from),
+            ("to", &self.to),
+        ];
+        pairs
+            .iter()
+            .filter_map(|(k, v)| non_empty(v).map(|v| format!("{k}={}", encode(v))))
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+}
+
+/// Percent-encodes a query value (RFC 3986 unreserved characters pass through).
+fn encode(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    for b in v.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Rows per history page.
+pub const HISTORY_PAGE_SIZE: u32 = 50;
+
+/// One page of history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryPage {
+    /// The run shown.
+    pub run_id: i64,
+    /// Every run, newest first (for the run selector).
+    pub runs: Vec<RunView>,
+    /// The rows, newest first.
+    pub rows: Vec<EventRow>,
+    /// Rows matching the filters.
+    pub total: u64,
+    /// This page (from 1).
+    pub page: u32,
+    /// Rows per page.
+    pub per_page: u32,
+}
+
+/// One audit-log row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRow {
+    /// Wall-clock time (UTC).
+    pub at: String,
+    /// Acting user.
+    pub actor: String,
+    /// Action.
+    pub action: String,
+    /// Arguments (JSON text).
+    pub arguments: String,
+    /// `ok` or why it was refused.
+    pub outcome: String,
+}
+
+/// One page of the audit log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditPage {
+    /// The rows, newest first.
+    pub rows: Vec<AuditRow>,
+    /// All rows.
+    pub total: u64,
+    /// This page (from 1).
+    pub page: u32,
+    /// Rows per page.
+    pub per_page: u32,
+}
+
+/// A user as listed on the users page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserView {
+    /// Id.
+    pub id: i64,
+    /// User name.
+    pub username: String,
+    /// Role.
+    pub role: Role,
+    /// Creation time.
+    pub created_at: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(f: impl FnOnce(&mut HistoryQuery)) -> HistoryQuery {
+        let mut q = HistoryQuery::default();
+        f(&mut q);
+        q
+    }
+
+    #[test]
+    fn history_query_names_the_bad_field() {
+        let table: Vec<(HistoryQuery, &str)> = vec![
+            (q(|q| q.run = Some("x".into())), "run"),
+            (q(|q| q.engine = Some("dns".into())), "engine"),
+            (q(|q| q.from = Some("soon".into())), "from"),
+            (q(|q| q.to = Some("-5m".into())), "to"),
+            (
+                q(|q| {
+                    q.from = Some("10m".into());
+                    q.to = Some("5m".into());
+                }),
+                "to",
+            ),
+            (q(|q| q.page = Some("0".into())), "page"),
+        ];
+        for (query, field) in table {
+            match query.validate() {
+                Err(AppError::Invalid { field: f, .. }) => assert_eq!(f, field, "{query:?}"),
+                other => panic!("{query:?}: expected invalid {field}, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn history_query_accepts_and_converts() {
+        let query = q(|q| {
+            q.engine = Some("core".into());
+            q.subject = Some("  ".into());
+            q.from = Some("1m".into());
+            q.to = Some("1h".into());
+            q.page = Some("3".into());
+        });
+        let f = query.validate().expect("valid");
+        assert_eq!(f.engine, Some(EngineId::Core));
+        assert_eq!(f.subject, None, "blank means no filter");
+        assert_eq!(
+            (f.from_ms, f.to_ms, f.page),
+            (Some(60_000), Some(3_600_000), 3)
+        );
+        assert_eq!(query.to_query_string(), "engine=core&from=1m&to=1h");
+    }
+}

@@ -1,0 +1,114 @@
+//! The overview: the clock and its controls, counts per engine, a live event feed and
+//! operator notes.
+
+use engine::{EngineId, Role};
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::api::clock::{clock_status, recent_events, AddNote};
+use crate::components::clock_panel::ClockPanel;
+use crate::components::event_table::EventTable;
+use crate::components::layout::user_allows;
+use crate::components::live::{use_live, Live, FEED_LEN};
+use crate::ids;
+use crate::model::{ClockView, EventRow};
+use crate::pages::{action_error, LoadError};
+
+/// The overview page.
+#[component]
+pub fn Dashboard() -> impl IntoView {
+    let initial_clock = Resource::new(|| (), |_| clock_status());
+    let initial_events = Resource::new(|| (), |_| recent_events(FEED_LEN as u32));
+    let live = use_live();
+    view! {
+        <Title text="Overview"/>
+        <h1>"Overview"</h1>
+        <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                let can_drive = user_allows(Role::Operator).await;
+                match (initial_clock.await, initial_events.await) {
+                    (Ok(clock), Ok(events)) => view! { <Body initial=clock events live can_drive/> }.into_any(),
+                    (Err(e), _) | (_, Err(e)) => view! { <LoadError error=e/> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) -> impl IntoView {
+    let clock = Signal::derive(move || live.clock.get().or_else(|| Some(initial.clone())));
+    let feed = move || {
+        let mut rows = live.events.get();
+        rows.extend(events.iter().cloned());
+        rows.truncate(FEED_LEN);
+        rows
+    };
+    view! {
+        <div class="grid">
+            <ClockPanel clock set_clock=live.clock.write_only() can_drive/>
+            <EngineCounts clock/>
+        </div>
+        {can_drive.then(|| view! { <NoteForm/> })}
+        <section class="card">
+            <h2>
+                "Live events "
+                <span class="muted small">
+                    {move || if live.connected.get() { "● live" } else { "○ connecting" }}
+                </span>
+            </h2>
+            {move || view! { <EventTable rows=feed() id=ids::LIVE_FEED/> }}
+        </section>
+    }
+}
+
+#[component]
+fn EngineCounts(clock: Signal<Option<ClockView>>) -> impl IntoView {
+    let count = move |engine: EngineId| {
+        clock
+            .get()
+            .and_then(|c| c.per_engine.get(engine.as_str()).copied())
+            .unwrap_or(0)
+    };
+    view! {
+        <section class="card">
+            <h2>"Events this run"</h2>
+            <table class="counts" id=ids::ENGINE_COUNTS>
+                <tbody>
+                    {EngineId::ALL
+                        .into_iter()
+                        .map(|engine| view! {
+                            <tr data-engine=engine.as_str()>
+                                <th>{engine.as_str()}</th>
+                                <td class="num">{move || count(engine)}</td>
+                            </tr>
+                        })
+                        .collect_view()}
+                    <tr class="total">
+                        <th>"all"</th>
+                        <td class="num">{move || clock.get().map(|c| c.events_total).unwrap_or(0)}</td>
+                    </tr>
+                </tbody>
+            </table>
+            <p class="muted small">
+                {move || clock.get().map(|c| format!("Runtime tick lag: {} ms", c.lag_ms))}
+            </p>
+        </section>
+    }
+}
+
+#[component]
+fn NoteForm() -> impl IntoView {
+    let note = ServerAction::<AddNote>::new();
+    view! {
+        <section class="card">
+            <ActionForm action=note attr:class="form inline" attr:id="note-form">
+                <label>"Note on the timeline "
+                    <input type="text" name="text" maxlength="500" placeholder="e.g. starting the outage drill"/>
+                </label>
+                <button type="submit">"Add note"</button>
+            </ActionForm>
+            {move || action_error(note.value().get()).map(|e| view! { <p class="error">{e}</p> })}
+        </section>
+    }
+}

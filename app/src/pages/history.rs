@@ -1,0 +1,131 @@
+//! The event history: filters in the URL, server-side paging, CSV / JSON export of the
+//! filtered set.
+
+use engine::EngineId;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::Form;
+use leptos_router::hooks::use_query_map;
+
+use crate::api::history::list_events;
+use crate::components::event_table::EventTable;
+use crate::components::pager::Pager;
+use crate::ids;
+use crate::model::{HistoryPage as Page, HistoryQuery};
+use crate::pages::LoadError;
+
+/// The history page.
+#[component]
+pub fn HistoryPage() -> impl IntoView {
+    let query_map = use_query_map();
+    let query = Memo::new(move |_| {
+        let q = query_map.read();
+        HistoryQuery {
+            run: q.get("run"),
+            engine: q.get("engine"),
+            subject: q.get("subject"),
+            kind: q.get("kind"),
+            from: q.get("from"),
+            to: q.get("to"),
+            page: q.get("page"),
+        }
+    });
+    let page = Resource::new(move || query.get(), list_events);
+    view! {
+        <Title text="History"/>
+        <h1>"History"</h1>
+        <Filters query/>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Ok(p) => view! { <Results page=p query=query.get_untracked()/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn Filters(query: Memo<HistoryQuery>) -> impl IntoView {
+    let q = move || query.get();
+    let engine_selected = move |e: &'static str| q().engine.as_deref() == Some(e);
+    view! {
+        <Form method="GET" action="" attr:class="card form filters" attr:id=ids::HISTORY_FILTERS>
+            <input type="hidden" name="run" prop:value=move || q().run.unwrap_or_default()/>
+            <label>"Engine "
+                <select name="engine">
+                    <option value="" selected=move || q().engine.unwrap_or_default().is_empty()>"all"</option>
+                    {EngineId::ALL
+                        .into_iter()
+                        .map(|e| view! {
+                            <option value=e.as_str() selected=move || engine_selected(e.as_str())>{e.as_str()}</option>
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>"Subject " <input type="text" name="subject" prop:value=move || q().subject.unwrap_or_default()/></label>
+            <label>"Kind " <input type="text" name="kind" prop:value=move || q().kind.unwrap_or_default()/></label>
+            <label>"From " <input type="text" name="from" size="8" placeholder="e.g. 5m" prop:value=move || q().from.unwrap_or_default()/></label>
+            <label>"To " <input type="text" name="to" size="8" placeholder="e.g. 2h" prop:value=move || q().to.unwrap_or_default()/></label>
+            <button type="submit" class="primary">"Filter"</button>
+            <a href="/history" class="button">"Clear"</a>
+        </Form>
+    }
+}
+
+#[component]
+fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
+    let qs = query.to_query_string();
+    let export = |format: &str| {
+        let run = if query.run.as_deref().unwrap_or("").is_empty() {
+            format!("&run={}", page.run_id)
+        } else {
+            String::new()
+        };
+        let sep = if qs.is_empty() { "" } else { "&" };
+        format!("/api/history/export?format={format}{run}{sep}{qs}")
+    };
+    let link_qs = qs.clone();
+    let href = move |n: u32| {
+        if link_qs.is_empty() {
+            format!("/history?page={n}")
+        } else {
+            format!("/history?{link_qs}&page={n}")
+        }
+    };
+    let run_label = page
+        .runs
+        .iter()
+        .find(|r| r.id == page.run_id)
+        .map(|r| {
+            format!(
+                "run {} · {} · seed {} · started {}",
+                r.id, r.scenario, r.seed, r.started_at
+            )
+        })
+        .unwrap_or_else(|| format!("run {} (unknown)", page.run_id));
+    view! {
+        <section class="card">
+            <div class="toolbar">
+                <span id=ids::HISTORY_TOTAL data-total=page.total.to_string()>
+                    {format!("{} events", page.total)}
+                </span>
+                <span class="muted">{run_label}</span>
+                <span class="spacer"></span>
+                <a class="button" href=export("csv") download="">"Export CSV"</a>
+                <a class="button" href=export("json") download="">"Export JSON"</a>
+            </div>
+            <EventTable rows=page.rows id=ids::HISTORY_TABLE/>
+            <Pager page=page.page total=page.total per_page=page.per_page href/>
+            <details class="muted small">
+                <summary>"Other runs"</summary>
+                <ul>
+                    {page.runs.iter().map(|r| view! {
+                        <li><a href=format!("/history?run={}", r.id)>{format!("run {} · {} · seed {} · {}", r.id, r.scenario, r.seed, r.started_at)}</a></li>
+                    }).collect_view()}
+                </ul>
+            </details>
+        </section>
+    }
+}

@@ -1,0 +1,31 @@
+//! One file per screen.
+
+pub mod audit;
+pub mod dashboard;
+pub mod engine_pending;
+pub mod history;
+pub mod login;
+pub mod users;
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::ids;
+
+/// The message of a failed load, with the hint a user needs.
+#[component]
+pub fn LoadError(error: AppError) -> impl IntoView {
+    let hint = match &error {
+        AppError::Unauthorized => Some(view! { <a href="/login">"Sign in again"</a> }),
+        _ => None,
+    };
+    view! { <p class="error" id=ids::FORM_ERROR>{error.to_string()} " " {hint}</p> }
+}
+
+/// The error of the last answer of a form's action, if any.
+pub fn action_error<T>(value: Option<Result<T, AppError>>) -> Option<String>
+where
+    T: 'static,
+{
+    value.and_then(|r| r.err()).map(|e| e.to_string())
+}

@@ -1,0 +1,94 @@
+//! User management (admin): add a user, change a role, reset a password.
+
+use engine::Role;
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::api::admin::{list_users, AddUser, ResetUserPassword, SetUserRole};
+use crate::model::UserView;
+use crate::pages::{action_error, LoadError};
+
+/// The users page.
+#[component]
+pub fn UsersPage() -> impl IntoView {
+    let add = ServerAction::<AddUser>::new();
+    let set_role = ServerAction::<SetUserRole>::new();
+    let reset = ServerAction::<ResetUserPassword>::new();
+    let users = Resource::new(
+        move || (add.version().get(), set_role.version().get()),
+        |_| list_users(),
+    );
+    let role_options = |selected: Role| {
+        Role::ALL
+            .into_iter()
+            .map(move |r| view! { <option value=r.as_str() selected=r == selected>{r.as_str()}</option> })
+            .collect_view()
+    };
+    view! {
+        <Title text="Users"/>
+        <h1>"Users"</h1>
+        <section class="card">
+            <h2>"Add a user"</h2>
+            <ActionForm action=add attr:class="form inline" attr:id="add-user-form">
+                <label>"User name " <input type="text" name="username" required/></label>
+                <label>"Password " <input type="password" name="password" autocomplete="new-password" required/></label>
+                <label>"Role " <select name="role">{role_options(Role::Viewer)}</select></label>
+                <button type="submit" class="primary">"Add"</button>
+            </ActionForm>
+            {move || action_error(add.value().get()).map(|e| view! { <p class="error">{e}</p> })}
+        </section>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match users.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(list) => view! { <UserTable list set_role reset role_options/> }.into_any(),
+                }
+            })}
+        </Transition>
+        {move || action_error(set_role.value().get()).map(|e| view! { <p class="error">{e}</p> })}
+        {move || action_error(reset.value().get()).map(|e| view! { <p class="error">{e}</p> })}
+        {move || reset.value().get().and_then(|r| r.ok()).map(|_| view! { <p class="ok">"Password replaced."</p> })}
+    }
+}
+
+#[component]
+fn UserTable<F, V>(
+    list: Vec<UserView>,
+    set_role: ServerAction<SetUserRole>,
+    reset: ServerAction<ResetUserPassword>,
+    role_options: F,
+) -> impl IntoView
+where
+    F: Fn(Role) -> V + Copy + Send + 'static,
+    V: IntoView + 'static,
+{
+    view! {
+        <section class="card">
+            <table id="users-table">
+                <thead><tr><th>"User"</th><th>"Role"</th><th>"Created (UTC)"</th><th>"Password"</th></tr></thead>
+                <tbody>
+                    {list.into_iter().map(|u| view! {
+                        <tr data-user=u.username.clone()>
+                            <td>{u.username.clone()}</td>
+                            <td>
+                                <ActionForm action=set_role attr:class="inline">
+                                    <input type="hidden" name="id" value=u.id.to_string()/>
+                                    <select name="role">{role_options(u.role)}</select>
+                                    <button type="submit">"Change"</button>
+                                </ActionForm>
+                            </td>
+                            <td class="mono">{u.created_at.clone()}</td>
+                            <td>
+                                <ActionForm action=reset attr:class="inline">
+                                    <input type="hidden" name="id" value=u.id.to_string()/>
+                                    <input type="password" name="password" placeholder="new password" autocomplete="new-password"/>
+                                    <button type="submit">"Reset"</button>
+                                </ActionForm>
+                            </td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+}

@@ -1,0 +1,57 @@
+import { expect, test } from "@playwright/test";
+import { clockMs, signIn } from "./helpers";
+
+test("the dashboard clock advances live and the dashboard is kept as an artifact", async ({ page }, testInfo) => {
+  await signIn(page, "admin");
+  const first = await clockMs(page);
+  await expect.poll(() => clockMs(page), { timeout: 10_000 }).toBeGreaterThan(first);
+  await expect(page.locator("#live-feed tbody tr").first()).toBeVisible();
+  await expect(page.locator("#engine-counts [data-engine=core] td")).not.toHaveText("0");
+  const shot = await page.screenshot({ path: "artifacts/dashboard.png", fullPage: true });
+  await testInfo.attach("dashboard", { body: shot, contentType: "image/png" });
+});
+
+test("an operator pauses and steps the clock without a page reload", async ({ page }) => {
+  await signIn(page, "operator");
+  // A marker that a reload would wipe: hydration, not navigation, must do the work.
+  await page.evaluate(() => ((window as any).__noReload = true));
+  await page.locator("#clock-controls [data-speed=paused]").click();
+  await expect(page.locator("#clock-speed")).toHaveText("paused");
+  const paused = await clockMs(page);
+  await page.waitForTimeout(1_500);
+  expect(await clockMs(page)).toBe(paused);
+
+  await page.locator("#clock-step").click();
+  await expect.poll(() => clockMs(page)).toBeGreaterThan(paused);
+  await expect(page.locator("#live-feed")).toContainText("clock.stepped");
+  expect(await page.evaluate(() => (window as any).__noReload)).toBe(true);
+
+  await page.locator("#clock-controls [data-speed='60x']").click();
+  await expect(page.locator("#clock-speed")).toHaveText("60x");
+});
+
+test("a viewer sees no clock controls and a forged call gets 403", async ({ page }) => {
+  await signIn(page, "viewer");
+  await expect(page.locator("#clock-time")).toBeVisible();
+  await expect(page.locator("#clock-controls")).toHaveCount(0);
+  await expect(page.locator("#note-form")).toHaveCount(0);
+  const forged = await page.request.post("/api/set_speed", { form: { speed: "max" } });
+  expect(forged.status()).toBe(403);
+  expect(await forged.text()).toContain("operator");
+  await expect(page.locator("#clock-speed")).not.toHaveText("max");
+});
+
+test("an operator's actions are in the audit log, which an admin reads", async ({ browser }) => {
+  const operator = await browser.newPage();
+  await signIn(operator, "operator");
+  await operator.getByLabel("Note on the timeline").fill("drill starts");
+  await operator.getByRole("button", { name: "Add note" }).click();
+  await expect(operator.locator("#live-feed")).toContainText("drill starts");
+
+  const admin = await browser.newPage();
+  await signIn(admin, "admin");
+  await admin.goto("/audit");
+  const row = admin.locator("#audit-table tbody tr", { hasText: "timeline.note" }).first();
+  await expect(row).toContainText("operator");
+  await expect(row).toContainText("drill starts");
+});

@@ -1,0 +1,89 @@
+//! Pure, deterministic simulation engines of Switchyard.
+//!
+//! This crate does no IO and never reads the wall clock; it builds for `wasm32` so the UI can
+//! reuse its types and run what-ifs. A run is a deterministic function of (scenario, seed,
+//! timeline of actions): the same inputs give the same events, byte for byte.
+//!
+//! # The step contract
+//!
+//! Every engine is state plus a step function whose output is [`Event`]s (the [`Engine`]
+//! trait). The runtime never sleeps inside an engine; it tells the [`Simulation`] how far to
+//! move simulated time and persists what comes back:
+//!
+//! 1. [`Engine::next_wakeup`] says when an engine next has work.
+//! 2. [`Simulation::advance_to`] visits every due instant up to the target in time order. At
+//!    each instant, due actions are applied first (time, then scheduling order), then each
+//!    engine whose wakeup has come is [advanced](Engine::advance), in the fixed order of
+//!    [`EngineId::ALL`]. Event times never go backwards.
+//! 3. Operator actions go through [`Simulation::apply_now`] (now) or
+//!    [`Simulation::schedule`] (later); each engine [applies](Engine::apply) only its own
+//!    kinds, and a rejected action changes nothing.
+//! 4. Randomness comes from seeded [`Rng`] streams, forked per engine and subject by a stable
+//!    label, so adding a heartbeat or an engine never changes another stream.
+//!
+//! The runtime maps wall time to simulated time with a [`Speed`]; single-step is
+//! [`Simulation::step_to_next`].
+//!
+//! ```
+//! use engine::{Scenario, SimTime, Simulation};
+//!
+//! let src = r#"
+//! [scenario]
+//! name = "doc"
+//!
+//! [[core.heartbeats]]
+//! id = "hb"
+//! interval = "30s"
+//! jitter = "2s"
+//!
+//! [[actions]]
+//! at = "1m"
+//! actor = "alice"
+//! kind = "heartbeat_pause"
+//! heartbeat = "hb"
+//! "#;
+//! let scenario = Scenario::from_toml_str(src, "doc.toml")?;
+//! let mut sim = Simulation::new(&scenario, 7);
+//! let events = sim.advance_to(SimTime::from_mins(2));
+//! for event in &events {
+//!     println!("{}", event.to_json_line());
+//! }
+//! // {"t_ms":0,"engine":"core","subject":"scenario","kind":"simulation.started",...}
+//! // {"t_ms":...,"engine":"core","subject":"hb","kind":"heartbeat","details":{...,"seq":1}}
+//! // ...
+//! // {"t_ms":60000,"engine":"core","subject":"hb","kind":"heartbeat.paused",...,"actor":"alice"}
+//! assert_eq!(events[0].kind, "simulation.started");
+//! let paused = events.iter().find(|e| e.kind == "heartbeat.paused");
+//! assert!(paused.is_some_and(|e| e.t_ms == 60_000 && e.actor.as_deref() == Some("alice")));
+//! assert!(events.iter().all(|e| e.kind != "heartbeat" || e.t_ms <= 60_000));
+//! assert_eq!(sim.now(), SimTime::from_mins(2));
+//! # Ok::<(), engine::ScenarioError>(())
+//! ```
+//!
+//! # Map
+//!
+//! [`clock`] (simulated time, speed), [`duration`] (duration texts), [`rng`], [`event`],
+//! [`action`], [`scenario`] (the TOML format and its validation), [`step`] (the trait),
+//! [`core`] (the heartbeat engine), [`sim`] (the run). [`role`] holds the console's user
+//! roles, shared by the server and the browser bundle.
+
+pub mod action;
+pub mod clock;
+pub mod core;
+pub mod duration;
+pub mod event;
+pub mod rng;
+pub mod role;
+pub mod scenario;
+pub mod sim;
+pub mod step;
+
+pub use action::{Action, ActionError, TimedAction};
+pub use clock::{SimDuration, SimTime, Speed, SpeedParseError};
+pub use duration::{format_duration, parse_duration, DurationError};
+pub use event::{EngineId, EngineIdParseError, Event};
+pub use rng::Rng;
+pub use role::{Role, UnknownRole};
+pub use scenario::{parse_actions, ConfigError, FieldPath, Scenario, ScenarioError, Warning};
+pub use sim::Simulation;
+pub use step::Engine;

@@ -1,0 +1,44 @@
+//! `[[actions]]`: the timeline of operator actions and injected faults, in a scenario file or
+//! in a separate actions file, checked against the scenario.
+
+use serde::{Deserialize, Serialize};
+
+use super::check::{fail, non_empty};
+use super::error::{ConfigError, FieldPath};
+use super::Scenario;
+use crate::action::{Action, TimedAction};
+use crate::event::EngineId;
+
+/// A separate actions file: only `[[actions]]` tables.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct ActionsFile {
+    /// The timeline, in file order.
+    pub(crate) actions: Vec<TimedAction>,
+}
+
+/// Checks every action against the scenario: the actor (if given) is not blank, and each
+/// action fits its engine's configuration (e.g. the heartbeat exists).
+pub fn validate_actions(actions: &[TimedAction], scenario: &Scenario) -> Result<(), ConfigError> {
+    for (i, timed) in actions.iter().enumerate() {
+        let path = FieldPath::root("actions").index(i);
+        if let Some(actor) = &timed.actor {
+            non_empty(actor, path.key("actor"))?;
+        }
+        let checked = match &timed.action {
+            Action::Note { text } => {
+                non_empty(text, path.key("text"))?;
+                Ok(())
+            }
+            action => match action.engine() {
+                EngineId::Core => scenario.core.check_action(action),
+                // Engines without actions yet accept nothing else; unreachable for now.
+                _ => Ok(()),
+            },
+        };
+        if let Err(e) = checked {
+            return fail(path.key(e.field().unwrap_or("kind")), e.to_string());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,248 @@
+//! `[lms]`: load management of a farm (SPEC §2): zones, load evaluators, servers and
+//! published applications.
+
+use serde::{Deserialize, Serialize};
+
+use super::check::{fail, known, non_empty, unique};
+use super::error::{ConfigError, FieldPath};
+use super::lms_rules::{builtin_rules, Rule, ADVANCED_EVALUATOR, DEFAULT_EVALUATOR};
+
+/// `[lms]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LmsConfig {
+    /// How rule loads combine into the load index. Default `sum` [seed 004].
+    pub formula: LoadFormula,
+    /// A freshly started server reports full load until its services are up (the fix of the
+    /// black hole effect). Default `true`.
+    pub black_hole_fix: bool,
+    /// `[[lms.zones]]`.
+    pub zones: Vec<ZoneConfig>,
+    /// `[[lms.evaluators]]`: custom evaluators (`Default` and `Advanced` always exist).
+    pub evaluators: Vec<EvaluatorConfig>,
+    /// `[[lms.servers]]`.
+    pub servers: Vec<ServerConfig>,
+    /// `[[lms.applications]]`: published applications.
+    pub applications: Vec<ApplicationConfig>,
+}
+
+impl Default for LmsConfig {
+    fn default() -> Self {
+        LmsConfig {
+            formula: LoadFormula::Sum,
+            black_hole_fix: true,
+            zones: Vec::new(),
+            evaluators: Vec::new(),
+            servers: Vec::new(),
+            applications: Vec::new(),
+        }
+    }
+}
+
+/// Load-index formula.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadFormula {
+    /// `max + 5% x sum(others)` [seed 004].
+    #[default]
+    Sum,
+    /// `max + 5% x average(others)` (later 7.x product).
+    Average,
+}
+
+/// `[[lms.zones]]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneConfig {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+/// `[[lms.evaluators]]`: a named set of rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluatorConfig {
+    /// Unique name, other than `Default` and `Advanced`.
+    pub name: String,
+    /// `[[lms.evaluators.rules]]` (at least one; each kind once, except
+    /// `application_user_load` once per application).
+    pub rules: Vec<Rule>,
+}
+
+/// `[[lms.servers]]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Host name, unique (case-insensitively).
+    pub host: String,
+    /// Zone id (must exist).
+    pub zone: String,
+    /// Evaluator name (must exist; built-ins included). Default `Default`.
+    #[serde(default = "default_evaluator")]
+    pub evaluator: String,
+    /// Published applications the server hosts (each must exist).
+    #[serde(default)]
+    pub apps: Vec<String>,
+    /// Preference in the data-collector election. Default `default`.
+    #[serde(default)]
+    pub election_preference: ElectionPreference,
+}
+
+fn default_evaluator() -> String {
+    DEFAULT_EVALUATOR.to_owned()
+}
+
+/// Data-collector election preference, most preferred first.
+#[derive(
+    Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ElectionPreference {
+    /// Most Preferred.
+    MostPreferred,
+    /// Preferred.
+    Preferred,
+    /// Default Preference.
+    #[default]
+    Default,
+    /// Not Preferred.
+    NotPreferred,
+}
+
+/// `[[lms.applications]]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApplicationConfig {
+    /// Unique name.
+    pub name: String,
+    /// Evaluator applied to the application's servers as well (the higher load wins).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluator: Option<String>,
+}
+
+impl LmsConfig {
+    /// The rules of evaluator `name`, custom or built-in.
+    pub fn evaluator_rules(&self, name: &str) -> Option<Vec<Rule>> {
+        self.evaluators
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.rules.clone())
+            .or_else(|| builtin_rules(name))
+    }
+
+    fn evaluator_names(&self) -> Vec<&str> {
+        let mut names = vec![DEFAULT_EVALUATOR, ADVANCED_EVALUATOR];
+        names.extend(self.evaluators.iter().map(|e| e.name.as_str()));
+        names
+    }
+
+    /// Checks ids and names, rules, and references to zones, evaluators and applications.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let root = FieldPath::root("lms");
+        let zone_path = |i: usize| root.key("zones").index(i);
+        for (i, z) in self.zones.iter().enumerate() {
+            non_empty(&z.id, zone_path(i).key("id"))?;
+            non_empty(&z.name, zone_path(i).key("name"))?;
+        }
+        unique(
+            self.zones.len(),
+            "zone id",
+            |i| self.zones[i].id.clone(),
+            |i| zone_path(i).key("id"),
+        )?;
+        let app_path = |i: usize| root.key("applications").index(i);
+        for (i, a) in self.applications.iter().enumerate() {
+            non_empty(&a.name, app_path(i).key("name"))?;
+        }
+        unique(
+            self.applications.len(),
+            "application",
+            |i| self.applications[i].name.clone(),
+            |i| app_path(i).key("name"),
+        )?;
+        self.validate_evaluators(&root)?;
+        let evaluators = self.evaluator_names();
+        for (i, a) in self.applications.iter().enumerate() {
+            if let Some(e) = &a.evaluator {
+                known(
+                    e,
+                    "evaluator",
+                    evaluators.iter().copied(),
+                    app_path(i).key("evaluator"),
+                )?;
+            }
+        }
+        self.validate_servers(&root, &evaluators)
+    }
+
+    fn validate_evaluators(&self, root: &FieldPath) -> Result<(), ConfigError> {
+        let path = |i: usize| root.key("evaluators").index(i);
+        let apps: Vec<&str> = self.applications.iter().map(|a| a.name.as_str()).collect();
+        for (i, e) in self.evaluators.iter().enumerate() {
+            non_empty(&e.name, path(i).key("name"))?;
+            if builtin_rules(&e.name).is_some() {
+                return fail(
+                    path(i).key("name"),
+                    format!(
+                        "\"{}\" is a built-in evaluator; choose another name",
+                        e.name
+                    ),
+                );
+            }
+            if e.rules.is_empty() {
+                return fail(path(i).key("rules"), "an evaluator needs at least one rule");
+            }
+            for (j, rule) in e.rules.iter().enumerate() {
+                let rp = path(i).key("rules").index(j);
+                rule.validate(&rp)?;
+                if let Rule::ApplicationUserLoad { app, .. } = rule {
+                    known(app, "application", apps.iter().copied(), rp.key("app"))?;
+                }
+            }
+            unique(
+                e.rules.len(),
+                "rule",
+                |j| match &e.rules[j] {
+                    Rule::ApplicationUserLoad { app, .. } => {
+                        format!("application_user_load({app})")
+                    }
+                    other => other.name().to_owned(),
+                },
+                |j| path(i).key("rules").index(j).key("rule"),
+            )?;
+        }
+        unique(
+            self.evaluators.len(),
+            "evaluator",
+            |i| self.evaluators[i].name.clone(),
+            |i| path(i).key("name"),
+        )
+    }
+
+    fn validate_servers(&self, root: &FieldPath, evaluators: &[&str]) -> Result<(), ConfigError> {
+        let path = |i: usize| root.key("servers").index(i);
+        let zones = || self.zones.iter().map(|z| z.id.as_str());
+        let apps = || self.applications.iter().map(|a| a.name.as_str());
+        for (i, s) in self.servers.iter().enumerate() {
+            non_empty(&s.host, path(i).key("host"))?;
+            known(&s.zone, "zone", zones(), path(i).key("zone"))?;
+            known(
+                &s.evaluator,
+                "evaluator",
+                evaluators.iter().copied(),
+                path(i).key("evaluator"),
+            )?;
+            for (j, app) in s.apps.iter().enumerate() {
+                known(app, "application", apps(), path(i).key("apps").index(j))?;
+            }
+        }
+        unique(
+            self.servers.len(),
+            "server host",
+            |i| self.servers[i].host.to_lowercase(),
+            |i| path(i).key("host"),
+        )
+    }
+}

@@ -1,0 +1,224 @@
+//! [`Simulation`]: one run of a scenario. Owns the engines (in a fixed order), the clock and
+//! the action timeline, and turns "advance to time T" into the ordered list of events.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use crate::action::{Action, ActionError, TimedAction};
+use crate::clock::SimTime;
+use crate::core::CoreEngine;
+use crate::event::{EngineId, Event};
+use crate::rng::Rng;
+use crate::scenario::Scenario;
+use crate::step::Engine;
+
+/// One deterministic run: the same scenario, seed and actions always give the same events.
+///
+/// Order of processing: instants in increasing order; at one instant, due actions first (in
+/// time, then scheduling order), then each engine in the fixed order of
+/// [`EngineId::ALL`]. The first advance emits `simulation.started` at t = 0.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    name: String,
+    seed: u64,
+    heartbeat_count: usize,
+    now: SimTime,
+    started: bool,
+    core: CoreEngine,
+    /// Pending actions keyed by (time, scheduling order).
+    timeline: BTreeMap<(SimTime, u64), TimedAction>,
+    scheduled: u64,
+}
+
+impl Simulation {
+    /// A run of `scenario` with `seed` (which overrides `[scenario].seed`), at t = 0. The
+    /// scenario's own `[[actions]]` are scheduled; add others with [`schedule`](Self::schedule).
+    pub fn new(scenario: &Scenario, seed: u64) -> Simulation {
+        let rng = Rng::new(seed);
+        let mut sim = Simulation {
+            name: scenario.scenario.name.clone(),
+            seed,
+            heartbeat_count: scenario.core.heartbeats.len(),
+            now: SimTime::ZERO,
+            started: false,
+            core: CoreEngine::new(&scenario.core, &rng),
+            timeline: BTreeMap::new(),
+            scheduled: 0,
+        };
+        sim.schedule(scenario.actions.clone());
+        sim
+    }
+
+    /// The current simulated time.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// The scenario's name.
+    pub fn scenario_name(&self) -> &str {
+        &self.name
+    }
+
+    /// The seed of this run.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The core engine (read-only), e.g. to show heartbeat states.
+    pub fn core(&self) -> &CoreEngine {
+        &self.core
+    }
+
+    /// Number of actions scheduled and not yet applied.
+    pub fn pending_actions(&self) -> usize {
+        self.timeline.len()
+    }
+
+    /// Adds actions to the timeline. Actions at the same time run in scheduling order; an
+    /// action whose time has passed runs at the next advance, stamped with the then-current
+    /// time. Actions are checked when they run: a failing one emits `action.rejected`.
+    pub fn schedule(&mut self, actions: Vec<TimedAction>) {
+        for action in actions {
+            self.timeline.insert((action.at, self.scheduled), action);
+            self.scheduled += 1;
+        }
+    }
+
+    /// The next instant with work (a due action or an engine wakeup); `Some(now)` before the
+    /// first advance (the start event is due).
+    pub fn next_due(&self) -> Option<SimTime> {
+        if !self.started {
+            return Some(self.now);
+        }
+        let action = self.timeline.keys().next().map(|(t, _)| (*t).max(self.now));
+        self.engines()
+            .iter()
+            .filter_map(|e| e.next_wakeup())
+            .chain(action)
+            .min()
+    }
+
+    /// Processes everything due up to and including `target`, then sets the clock to
+    /// `target`. A `target` earlier than [`now`](Self::now) changes nothing (apart from the
+    /// start event on the very first call).
+    pub fn advance_to(&mut self, target: SimTime) -> Vec<Event> {
+        let mut out = Vec::new();
+        self.start(&mut out);
+        if target < self.now {
+            return out;
+        }
+        while let Some(t) = self.next_due().filter(|t| *t <= target) {
+            self.now = t;
+            self.run_instant(t, &mut out);
+        }
+        self.now = target;
+        out
+    }
+
+    /// Advances to the next instant with work (single step). Nothing happens if there is none.
+    pub fn step_to_next(&mut self) -> Vec<Event> {
+        match self.next_due() {
+            Some(t) => self.advance_to(t),
+            None => Vec::new(),
+        }
+    }
+
+    /// Applies an operator action now. On error nothing changes and no event is emitted.
+    pub fn apply_now(
+        &mut self,
+        action: Action,
+        actor: Option<String>,
+    ) -> Result<Vec<Event>, ActionError> {
+        let mut events = Vec::new();
+        self.dispatch(self.now, &action, actor.as_deref(), &mut events)?;
+        let mut out = Vec::with_capacity(events.len() + 1);
+        self.start(&mut out);
+        out.extend(events);
+        Ok(out)
+    }
+
+    /// Emits `simulation.started` once.
+    fn start(&mut self, out: &mut Vec<Event>) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        out.push(Event::new(
+            SimTime::ZERO,
+            EngineId::Core,
+            "scenario",
+            "simulation.started",
+            json!({
+                "heartbeats": self.heartbeat_count,
+                "scenario": self.name,
+                "seed": self.seed,
+            }),
+        ));
+    }
+
+    /// Due actions, then due engines, at instant `t`.
+    fn run_instant(&mut self, t: SimTime, out: &mut Vec<Event>) {
+        while let Some(entry) = self.timeline.first_entry() {
+            if entry.key().0 > t {
+                break;
+            }
+            let timed = entry.remove();
+            let actor = timed.actor.as_deref();
+            if let Err(err) = self.dispatch(t, &timed.action, actor, out) {
+                let details = json!({
+                    "action": timed.action.kind(),
+                    "error": err.to_string(),
+                });
+                let rejected = Event::new(
+                    t,
+                    timed.action.engine(),
+                    "actions",
+                    "action.rejected",
+                    details,
+                );
+                out.push(rejected.with_actor(timed.actor.clone()));
+            }
+        }
+        for engine in self.engines_mut() {
+            if engine.next_wakeup().is_some_and(|w| w <= t) {
+                engine.advance(t, out);
+                debug_assert!(
+                    engine.next_wakeup().is_none_or(|w| w > t),
+                    "engine {} did not move past {t}",
+                    engine.id()
+                );
+            }
+        }
+    }
+
+    /// Offers the action to each engine in order; events are attributed to `actor`.
+    fn dispatch(
+        &mut self,
+        now: SimTime,
+        action: &Action,
+        actor: Option<&str>,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        let first = out.len();
+        for engine in self.engines_mut() {
+            if engine.apply(now, action, actor, out)? {
+                for e in &mut out[first..] {
+                    if e.actor.is_none() {
+                        e.actor = actor.map(str::to_owned);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        Err(ActionError::Unhandled(action.kind()))
+    }
+
+    fn engines(&self) -> [&dyn Engine; 1] {
+        [&self.core]
+    }
+
+    fn engines_mut(&mut self) -> [&mut dyn Engine; 1] {
+        [&mut self.core]
+    }
+}

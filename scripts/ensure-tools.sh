@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need and is missing; does nothing when all is there.
+#   scripts/ensure-tools.sh           wasm target, wasm-bindgen CLI, npm packages (wasm-opt)
+#   scripts/ensure-tools.sh --browser also Debian's chromium, for the browser tests
+# Everything comes from the package registries (rustup's target, crates.io, npm, Debian apt):
+# nothing downloads a binary from elsewhere, and Playwright never downloads a browser.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '==> %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The wasm-bindgen CLI must be exactly the version of the wasm-bindgen crate in Cargo.lock.
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  say "installing wasm-bindgen-cli $want (found: ${have:-none})"
+  # Not --locked: one crate pinned by the CLI's own lock file is no longer on crates.io.
+  cargo install wasm-bindgen-cli --version "$want"
+fi
+
+# npm packages of end2end/: Playwright (no browser download) and binaryen's wasm-opt.
+if [ ! -f end2end/node_modules/.package-lock.json ] \
+   || [ end2end/package-lock.json -nt end2end/node_modules/.package-lock.json ]; then
+  say "installing the npm packages of end2end/"
+  (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+fi
+
+if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
+  say "installing Debian's chromium"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium
+fi

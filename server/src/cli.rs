@@ -1,0 +1,167 @@
+//! The command line. Every flag has an environment variable; this file is the one place where
+//! configuration is defined, and docs/CONFIGURATION.md lists the same table.
+//!
+//! | flag | env | default |
+//! |---|---|---|
+//! | `--addr` | `SWITCHYARD_ADDR` | `127.0.0.1:3000` |
+//! | `--database-url` | `SWITCHYARD_DATABASE_URL` | `sqlite://data/switchyard.db` |
+//! | `--scenario` | `SWITCHYARD_SCENARIO` | `scenarios/demo.toml` (the embedded copy if absent) |
+//! | `--speed` | `SWITCHYARD_SPEED` | the scenario's `clock.start_speed` |
+//! | `--seed` | `SWITCHYARD_SEED` | the scenario's `scenario.seed` |
+//! | `--site-root` | `SWITCHYARD_SITE_ROOT` | `target/site` |
+//! | `--log` | `SWITCHYARD_LOG` | `info` |
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use engine::{Role, Speed};
+
+/// Switchyard: a management console for simulated application-delivery control planes.
+#[derive(Debug, Parser)]
+#[command(name = "switchyard", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// What to do (default: serve).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Options of `serve` when no sub-command is given.
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+/// The sub-commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the console (the default).
+    Serve(ServeArgs),
+    /// Manage console users.
+    #[command(subcommand)]
+    User(UserCommand),
+    /// Run the engines headless, as fast as possible, printing every event as a JSON line.
+    Simulate(SimulateArgs),
+}
+
+/// Options of `serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "SWITCHYARD_ADDR", default_value = "127.0.0.1:3000")]
+    pub addr: SocketAddr,
+    /// SQLite database URL (created with its migrations if missing).
+    #[arg(
+        long,
+        env = "SWITCHYARD_DATABASE_URL",
+        default_value = "sqlite://data/switchyard.db"
+    )]
+    pub database_url: String,
+    /// Scenario file (TOML) describing the estate to load; the shipped demo by default.
+    #[arg(long, env = "SWITCHYARD_SCENARIO")]
+    pub scenario: Option<PathBuf>,
+    /// Initial clock speed: paused, 1x, 10x, 60x, 600x or max (default: the scenario's).
+    #[arg(long, env = "SWITCHYARD_SPEED")]
+    pub speed: Option<Speed>,
+    /// Seed of the engines' random streams (default: the scenario's).
+    #[arg(long, env = "SWITCHYARD_SEED")]
+    pub seed: Option<u64>,
+    /// Folder holding the built browser bundle (`pkg/`) and public files.
+    #[arg(long, env = "SWITCHYARD_SITE_ROOT", default_value = "target/site")]
+    pub site_root: String,
+    /// Log filter (tracing `EnvFilter` syntax).
+    #[arg(long, env = "SWITCHYARD_LOG", default_value = "info")]
+    pub log: String,
+}
+
+/// `switchyard user …`
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Add a user; the password is read from standard input (one line).
+    Add(UserAddArgs),
+}
+
+/// Options of `user add`.
+#[derive(Debug, Clone, Args)]
+pub struct UserAddArgs {
+    /// The new user's name.
+    #[arg(long, env = "SWITCHYARD_USERNAME")]
+    pub username: String,
+    /// The new user's role.
+    #[arg(long, env = "SWITCHYARD_ROLE", value_parser = parse_role)]
+    pub role: Role,
+    /// SQLite database URL.
+    #[arg(
+        long,
+        env = "SWITCHYARD_DATABASE_URL",
+        default_value = "sqlite://data/switchyard.db"
+    )]
+    pub database_url: String,
+}
+
+fn parse_role(s: &str) -> Result<Role, String> {
+    s.parse()
+        .map_err(|e: engine::role::UnknownRole| e.to_string())
+}
+
+/// Options of `simulate`.
+#[derive(Debug, Clone, Args)]
+pub struct SimulateArgs {
+    /// Scenario file (TOML).
+    #[arg(long, env = "SWITCHYARD_SIM_SCENARIO")]
+    pub scenario: PathBuf,
+    /// Seed (default: the scenario's).
+    #[arg(long, env = "SWITCHYARD_SIM_SEED")]
+    pub seed: Option<u64>,
+    /// Simulated time to run for, e.g. `30m`, `2h`, `1d`.
+    #[arg(long, env = "SWITCHYARD_SIM_UNTIL")]
+    pub until: String,
+    /// Extra timeline of operator actions and faults (TOML `[[actions]]`).
+    #[arg(long, env = "SWITCHYARD_SIM_ACTIONS")]
+    pub actions: Option<PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn bare_invocation_serves_with_defaults() {
+        let cli = Cli::try_parse_from(["switchyard"]).expect("parse");
+        assert!(cli.command.is_none());
+        assert_eq!(cli.serve.addr.to_string(), "127.0.0.1:3000");
+        assert_eq!(cli.serve.database_url, "sqlite://data/switchyard.db");
+    }
+
+    #[test]
+    fn sub_commands_parse() {
+        let cli = Cli::try_parse_from([
+            "switchyard",
+            "user",
+            "add",
+            "--username",
+            "a",
+            "--role",
+            "operator",
+        ])
+        .expect("parse");
+        assert!(
+            matches!(cli.command, Some(Command::User(UserCommand::Add(ref a))) if a.role == Role::Operator)
+        );
+        let cli = Cli::try_parse_from(["switchyard", "serve", "--speed", "600x"]).expect("parse");
+        assert!(matches!(cli.command, Some(Command::Serve(ref s)) if s.speed == Some(Speed::X600)));
+        assert!(Cli::try_parse_from([
+            "switchyard",
+            "user",
+            "add",
+            "--username",
+            "a",
+            "--role",
+            "root"
+        ])
+        .is_err());
+    }
+}

@@ -1,0 +1,108 @@
+//! The sign-in gate: anonymous requests to pages are redirected to the sign-in page, anonymous
+//! API calls get 401. Roles are checked by each server function itself, not here.
+
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Json;
+use tower_sessions::Session;
+
+use crate::router::ServerState;
+
+/// Paths open without signing in.
+fn is_public(path: &str) -> bool {
+    matches!(
+        path,
+        "/login" | "/api/login" | "/healthz" | "/metrics" | "/favicon.svg" | "/robots.txt"
+    ) || path.starts_with("/pkg/")
+}
+
+/// Percent-encodes a path and query for the `next` parameter.
+fn encode_next(path_and_query: &str) -> String {
+    let mut out = String::with_capacity(path_and_query.len());
+    for b in path_and_query.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b'/') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The middleware.
+pub async fn require_sign_in(
+    State(state): State<ServerState>,
+    session: Session,
+    request: Request,
+    next: Next,
+) -> Response {
+    let path = request.uri().path();
+    if is_public(path) {
+        return next.run(request).await;
+    }
+    let user_id: Option<i64> = match session.get(app::auth::USER_ID_KEY).await {
+        Ok(id) => id,
+        Err(e) => {
+            tracing::error!(error = %e, "session store failure");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    let signed_in = match user_id {
+        Some(id) => matches!(
+            services::accounts::find_by_id(&state.services.pool, id).await,
+            Ok(Some(_))
+        ),
+        None => false,
+    };
+    if signed_in {
+        return next.run(request).await;
+    }
+    if path.starts_with("/api/") {
+        let body = serde_json::json!({ "error": "sign in first", "status": 401 });
+        return (StatusCode::UNAUTHORIZED, Json(body)).into_response();
+    }
+    let target = request.uri().path_and_query().map_or("/", |pq| pq.as_str());
+    if target == "/" {
+        Redirect::to("/login").into_response()
+    } else {
+        Redirect::to(&format!("/login?next={}", encode_next(target))).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_paths_are_few() {
+        for p in [
+            "/login",
+            "/api/login",
+            "/healthz",
+            "/metrics",
+            "/pkg/switchyard.wasm",
+        ] {
+            assert!(is_public(p), "{p}");
+        }
+        for p in [
+            "/",
+            "/history",
+            "/api/set_speed",
+            "/api/stream",
+            "/login/../audit",
+            "/pkgx",
+        ] {
+            assert!(!is_public(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn next_is_encoded() {
+        assert_eq!(
+            encode_next("/history?engine=core&x=a b"),
+            "/history%3Fengine%3Dcore%26x%3Da%20b"
+        );
+    }
+}

@@ -1,0 +1,42 @@
+//! `GET /healthz` (JSON, 200 when the database answers, 503 otherwise) and `GET /metrics`
+//! (Prometheus text).
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use crate::router::ServerState;
+
+/// The health check.
+pub async fn healthz(State(state): State<ServerState>) -> Response {
+    let database_ok = sqlx::query("SELECT 1")
+        .execute(&state.services.pool)
+        .await
+        .is_ok();
+    let status = state.services.runtime.status();
+    let body = serde_json::json!({
+        "status": if database_ok { "ok" } else { "degraded" },
+        "database": if database_ok { "ok" } else { "unreachable" },
+        "version": env!("CARGO_PKG_VERSION"),
+        "run_id": status.run_id,
+        "scenario": status.scenario,
+        "sim_time_ms": status.t_ms,
+        "speed": status.speed,
+    });
+    let code = if database_ok {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (code, Json(body)).into_response()
+}
+
+/// The Prometheus exposition.
+pub async fn metrics(State(state): State<ServerState>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.prometheus.render(),
+    )
+        .into_response()
+}

@@ -1,0 +1,19 @@
+//! The `switchyard` server: command line, start-up, the axum router and the few plain HTTP
+//! routes that are not server functions (live stream, export, health, metrics).
+//!
+//! Reading order: [`cli`] (every flag and its environment variable) → [`serve`] (start-up:
+//! database, first admin, scenario, runtime, listener, shutdown) → [`router`] (routes and
+//! layers; [`router::build`] is what the tests drive with `oneshot`) → [`gate`] (sign-in
+//! required) → [`live`], [`export`], [`health`] → [`simulate`] and [`users`] (the other
+//! sub-commands).
+
+pub mod cli;
+pub mod export;
+pub mod gate;
+pub mod health;
+pub mod live;
+pub mod router;
+pub mod scenario_file;
+pub mod serve;
+pub mod simulate;
+pub mod users;

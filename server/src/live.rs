@@ -1,0 +1,65 @@
+//! `GET /api/stream`: server-sent events for live views. `clock` messages carry the clock
+//! status after every runtime tick; `event` messages carry engine events, at most
+//! [`EVENTS_PER_WINDOW`] per [`WINDOW`] per connection (at speed `max` the engines produce far
+//! more than a page can show; the clock's counters stay exact).
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use app::model::{ClockView, EventRow};
+use axum::extract::State;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use futures::{Stream, StreamExt};
+use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
+use tokio_stream::wrappers::WatchStream;
+
+use crate::router::ServerState;
+
+/// Length of the rate window for event messages.
+pub const WINDOW: Duration = Duration::from_millis(250);
+/// Event messages sent per window at most; the rest are skipped.
+pub const EVENTS_PER_WINDOW: u32 = 20;
+
+/// The handler.
+pub async fn stream(
+    State(state): State<ServerState>,
+) -> Sse<impl Stream<Item = Result<SseEvent, Infallible>>> {
+    let runtime = &state.services.runtime;
+    let clock = WatchStream::new(runtime.watch_status()).filter_map(|status| async move {
+        SseEvent::default()
+            .event("clock")
+            .json_data(ClockView::from(status))
+            .ok()
+    });
+    let events = futures::stream::unfold(
+        (runtime.subscribe(), Instant::now(), 0u32),
+        |(mut rx, mut window, mut sent)| async move {
+            loop {
+                match rx.recv().await {
+                    Ok(event) => {
+                        if window.elapsed() >= WINDOW {
+                            window = Instant::now();
+                            sent = 0;
+                        }
+                        if sent >= EVENTS_PER_WINDOW {
+                            continue;
+                        }
+                        sent += 1;
+                        let Ok(message) = SseEvent::default()
+                            .event("event")
+                            .json_data(EventRow::from(event.as_ref()))
+                        else {
+                            continue;
+                        };
+                        return Some((message, (rx, window, sent)));
+                    }
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return None,
+                }
+            }
+        },
+    );
+    let merged = futures::stream::select(clock, events).map(Ok);
+    Sse::new(merged).keep_alive(KeepAlive::default())
+}

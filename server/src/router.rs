@@ -1,0 +1,145 @@
+//! The axum router: Leptos pages and server functions (with the services in their context),
+//! the plain HTTP routes, static files, and the layers (sessions, sign-in gate, metrics).
+
+use std::sync::OnceLock;
+
+use app::{shell, App};
+use axum::extract::{FromRef, Request, State};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use leptos::config::LeptosOptions;
+use leptos::prelude::provide_context;
+use leptos_axum::{
+    generate_route_list, handle_server_fns_with_context, AxumRouteListing, LeptosRoutes,
+};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use services::Services;
+use tower_sessions::cookie::time::Duration as CookieDuration;
+use tower_sessions::cookie::SameSite;
+use tower_sessions::{Expiry, SessionManagerLayer};
+use tower_sessions_sqlx_store::SqliteStore;
+
+use crate::{export, gate, health, live};
+
+/// Sessions end after this long without a request.
+pub const SESSION_IDLE_HOURS: i64 = 8;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct ServerState {
+    /// Backend services.
+    pub services: Services,
+    /// Leptos options (site root, bundle name).
+    pub leptos_options: LeptosOptions,
+    /// The Prometheus recorder's handle.
+    pub prometheus: PrometheusHandle,
+    routes: Vec<AxumRouteListing>,
+}
+
+impl FromRef<ServerState> for LeptosOptions {
+    fn from_ref(state: &ServerState) -> Self {
+        state.leptos_options.clone()
+    }
+}
+
+/// The process-wide Prometheus recorder (installed once, shared by every router built).
+pub fn prometheus() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let recorder = PrometheusBuilder::new().build_recorder();
+            let handle = recorder.handle();
+            if metrics::set_global_recorder(recorder).is_err() {
+                tracing::warn!("a metrics recorder was already installed; /metrics may be empty");
+            }
+            handle
+        })
+        .clone()
+}
+
+/// Leptos options for a site root (bundle name fixed by the app).
+pub fn leptos_options(site_root: &str, addr: std::net::SocketAddr) -> LeptosOptions {
+    LeptosOptions::builder()
+        .output_name(app::OUTPUT_NAME)
+        .site_root(site_root)
+        .site_pkg_dir("pkg")
+        .site_addr(addr)
+        .env(leptos::config::Env::PROD)
+        .build()
+}
+
+/// Builds the whole application router.
+pub async fn build(
+    services: Services,
+    leptos_options: LeptosOptions,
+) -> Result<Router, sqlx::Error> {
+    let store = SqliteStore::new(services.pool.clone());
+    store.migrate().await?;
+    let sessions = SessionManagerLayer::new(store)
+        .with_name("switchyard_session")
+        .with_http_only(true)
+        .with_same_site(SameSite::Strict)
+        .with_secure(false)
+        .with_expiry(Expiry::OnInactivity(CookieDuration::hours(
+            SESSION_IDLE_HOURS,
+        )));
+
+    let state = ServerState {
+        services,
+        leptos_options,
+        prometheus: prometheus(),
+        routes: generate_route_list(App),
+    };
+    let routes = state.routes.clone();
+    let fallback_services = state.services.clone();
+    Ok(Router::new()
+        .route("/api/stream", get(live::stream))
+        .route("/api/history/export", get(export::export))
+        .route("/healthz", get(health::healthz))
+        .route("/metrics", get(health::metrics))
+        .route("/api/{*fn_name}", get(server_fn).post(server_fn))
+        .leptos_routes_with_handler(routes, get(page))
+        .fallback(leptos_axum::file_and_error_handler_with_context::<
+            ServerState,
+            _,
+        >(
+            move || provide_context(fallback_services.clone()), shell
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            gate::require_sign_in,
+        ))
+        .layer(sessions)
+        .layer(middleware::from_fn(count_requests))
+        .with_state(state))
+}
+
+async fn server_fn(State(state): State<ServerState>, request: Request) -> impl IntoResponse {
+    let services = state.services.clone();
+    handle_server_fns_with_context(move || provide_context(services.clone()), request).await
+}
+
+async fn page(State(state): State<ServerState>, request: Request) -> Response {
+    let services = state.services.clone();
+    let options = state.leptos_options.clone();
+    let handler = leptos_axum::render_route_with_context(
+        state.routes.clone(),
+        move || provide_context(services.clone()),
+        move || shell(options.clone()),
+    );
+    handler(State(state), request).await.into_response()
+}
+
+async fn count_requests(request: Request, next: Next) -> Response {
+    let method = request.method().to_string();
+    let response = next.run(request).await;
+    metrics::counter!(
+        services::telemetry::HTTP_REQUESTS,
+        "method" => method,
+        "status" => response.status().as_u16().to_string()
+    )
+    .increment(1);
+    response
+}

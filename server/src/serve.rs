@@ -1,0 +1,149 @@
+//! `switchyard serve`: opens the database, makes sure an admin exists, loads the scenario,
+//! starts the runtime and serves the console until Ctrl-C / SIGTERM, then flushes history.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::ExitCode;
+
+use axum::serve::ListenerExt;
+use engine::Role;
+use services::{accounts, password, runtime, Services};
+use sqlx::SqlitePool;
+use tokio::net::TcpListener;
+
+use crate::cli::ServeArgs;
+use crate::router;
+use crate::scenario_file::load_scenario;
+
+/// Why start-up failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The scenario is unusable (exit status 2).
+    #[error("{0}")]
+    Scenario(#[from] crate::scenario_file::FileError),
+    /// A backend service failed.
+    #[error("{0}")]
+    Service(#[from] services::ServiceError),
+    /// The session store could not be prepared.
+    #[error("session store: {0}")]
+    Sessions(#[from] sqlx::Error),
+    /// The address could not be bound or served.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Runs the command; returns the process exit status.
+pub async fn run(args: ServeArgs) -> ExitCode {
+    init_tracing(&args.log);
+    match serve(args).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e @ StartError::Scenario(_)) => {
+            eprintln!("switchyard: {e}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("switchyard: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing(filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // A second initialisation (tests) is harmless and ignored.
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+}
+
+/// Creates `admin` with a random password when no user exists; returns that password.
+pub async fn ensure_first_admin(
+    pool: &SqlitePool,
+) -> Result<Option<String>, services::ServiceError> {
+    if accounts::count(pool).await? > 0 {
+        return Ok(None);
+    }
+    let secret = password::random_password();
+    accounts::create(pool, "admin", &secret, Role::Admin).await?;
+    Ok(Some(secret))
+}
+
+async fn serve(args: ServeArgs) -> Result<(), StartError> {
+    let (scenario, origin) = load_scenario(args.scenario.as_deref())?;
+    let pool = services::db::connect(&args.database_url).await?;
+    let first_admin = ensure_first_admin(&pool).await?;
+    let seed = args.seed.unwrap_or(scenario.scenario.seed);
+    let speed = args.speed.unwrap_or(scenario.clock.start_speed);
+    let runtime = runtime::start(pool.clone(), &scenario, seed, Vec::new(), speed).await?;
+    let services = Services {
+        pool,
+        runtime: runtime.clone(),
+        sign_in_limiter: services::throttle::SignInLimiter::new(),
+    };
+    let app = router::build(services, router::leptos_options(&args.site_root, args.addr)).await?;
+
+    let listener = TcpListener::bind(args.addr).await?;
+    let local = listener.local_addr()?;
+    if !Path::new(&args.site_root)
+        .join("pkg")
+        .join("switchyard_bg.wasm")
+        .is_file()
+    {
+        tracing::warn!(site_root = %args.site_root, "the browser bundle is missing (run `make build`): pages will not be interactive");
+    }
+    println!("Switchyard console: http://{local}/");
+    println!(
+        "Scenario “{}” ({origin}), seed {seed}, clock at {speed}; database {}",
+        scenario.scenario.name, args.database_url
+    );
+    match first_admin {
+        Some(secret) => println!(
+            "No user existed, so one was created. Sign in as `admin` with password: {secret}\n\
+             (shown once; change it on the Users page)"
+        ),
+        None => println!(
+            "Sign in with an existing account (add one with `switchyard user add --username NAME --role admin`)."
+        ),
+    }
+    // Without TCP_NODELAY every streamed response waits ~40 ms for Nagle + delayed ACK.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not set TCP_NODELAY");
+        }
+    });
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
+    tracing::info!("shutting down: flushing history");
+    runtime.shutdown().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::error!(error = %e, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}

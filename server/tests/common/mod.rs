@@ -1,0 +1,133 @@
+//! Shared set-up of the router tests: a temp SQLite file, three users, a paused runtime.
+
+#![allow(dead_code, missing_docs)]
+
+use axum::body::Body;
+use axum::http::{header, Request, Response};
+use axum::Router;
+use engine::{Role, Scenario, Speed};
+use http_body_util::BodyExt;
+use services::Services;
+use tower::ServiceExt;
+
+pub const PASSWORD: &str = "test-password";
+
+pub const SCENARIO: &str = r#"
+[scenario]
+name = "router test"
+seed = 3
+
+[[core.heartbeats]]
+id = "hb"
+interval = "10s"
+"#;
+
+pub struct TestApp {
+    pub router: Router,
+    pub services: Services,
+    _dir: tempfile::TempDir,
+}
+
+pub async fn app() -> TestApp {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+    let pool = services::db::connect(&url).await.expect("db");
+    for role in Role::ALL {
+        services::accounts::create(&pool, role.as_str(), PASSWORD, role)
+            .await
+            .expect("user");
+    }
+    let scenario = Scenario::from_toml_str(SCENARIO, "test.toml").expect("scenario");
+    let runtime = services::runtime::start(pool.clone(), &scenario, 3, Vec::new(), Speed::Paused)
+        .await
+        .expect("runtime");
+    let services = Services {
+        pool,
+        runtime,
+        sign_in_limiter: services::throttle::SignInLimiter::new(),
+    };
+    let options =
+        server::router::leptos_options("target/site", "127.0.0.1:0".parse().expect("addr"));
+    let router = server::router::build(services.clone(), options)
+        .await
+        .expect("router");
+    TestApp {
+        router,
+        services,
+        _dir: dir,
+    }
+}
+
+impl TestApp {
+    pub async fn send(&self, request: Request<Body>) -> Response<Body> {
+        self.router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("response")
+    }
+
+    /// POSTs a form to a server function, with the session cookie if any.
+    pub async fn post_form(&self, path: &str, form: &str, cookie: Option<&str>) -> Response<Body> {
+        let mut request = Request::post(path)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ACCEPT, "application/json");
+        if let Some(c) = cookie {
+            request = request.header(header::COOKIE, c);
+        }
+        self.send(request.body(Body::from(form.to_owned())).expect("request"))
+            .await
+    }
+
+    pub async fn get(&self, path: &str, cookie: Option<&str>) -> Response<Body> {
+        let mut request = Request::get(path);
+        if let Some(c) = cookie {
+            request = request.header(header::COOKIE, c);
+        }
+        self.send(request.body(Body::empty()).expect("request"))
+            .await
+    }
+
+    /// Signs in and returns the `name=value` of the session cookie.
+    pub async fn sign_in(&self, username: &str) -> String {
+        let response = self
+            .post_form(
+                "/api/login",
+                &format!("username={username}&password={PASSWORD}"),
+                None,
+            )
+            .await;
+        assert!(
+            response.status().is_success() || response.status().is_redirection(),
+            "{}",
+            response.status()
+        );
+        session_cookie(&response).expect("session cookie")
+    }
+}
+
+/// The full `Set-Cookie` value of the session cookie.
+pub fn set_cookie(response: &Response<Body>) -> Option<String> {
+    response
+        .headers()
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("switchyard_session="))
+        .map(str::to_owned)
+}
+
+/// `name=value` of the session cookie.
+pub fn session_cookie(response: &Response<Body>) -> Option<String> {
+    set_cookie(response).and_then(|v| v.split(';').next().map(str::to_owned))
+}
+
+pub async fn body_text(response: Response<Body>) -> String {
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    String::from_utf8_lossy(&bytes).into_owned()
+}

@@ -1,0 +1,192 @@
+//! Router tests with `oneshot` on a temp SQLite file: sign-in, the gate, roles, audit, export,
+//! health and metrics.
+
+mod common;
+
+use axum::http::{header, StatusCode};
+use common::{app, body_text, set_cookie};
+use engine::Speed;
+
+#[tokio::test]
+async fn anonymous_pages_redirect_to_sign_in_and_api_calls_get_401() {
+    let app = app().await;
+    let page = app.get("/history?engine=core", None).await;
+    assert_eq!(page.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        page.headers()
+            .get(header::LOCATION)
+            .and_then(|v| v.to_str().ok()),
+        Some("/login?next=/history%3Fengine%3Dcore")
+    );
+    for path in ["/api/clock_status", "/api/set_speed", "/api/history"] {
+        let api = app.post_form(path, "", None).await;
+        assert_eq!(api.status(), StatusCode::UNAUTHORIZED, "{path}");
+    }
+    assert_eq!(
+        app.get("/api/stream", None).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(app.get("/login", None).await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn sign_in_sets_a_strict_http_only_cookie_and_opens_the_pages() {
+    let app = app().await;
+    let response = app
+        .post_form("/api/login", "username=viewer&password=test-password", None)
+        .await;
+    let cookie = set_cookie(&response).expect("cookie");
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    assert!(cookie.contains("SameSite=Strict"), "{cookie}");
+    let session = cookie.split(';').next().expect("pair").to_owned();
+
+    let page = app.get("/", Some(&session)).await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = body_text(page).await;
+    assert!(html.contains("Overview"), "{html}");
+    assert!(
+        html.contains("/pkg/switchyard.js"),
+        "hydration scripts are linked"
+    );
+}
+
+#[tokio::test]
+async fn a_wrong_password_is_refused_and_audited() {
+    let app = app().await;
+    let response = app
+        .post_form("/api/login", "username=admin&password=wrong-password", None)
+        .await;
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    assert!(
+        set_cookie(&response).is_none_or(|c| !c.contains("Max-Age=") || c.contains("Max-Age=0"))
+    );
+    let (rows, _) = services::audit::list(&app.services.pool, 0, 10)
+        .await
+        .expect("audit");
+    assert_eq!(rows[0].action, "session.sign_in");
+    assert!(
+        rows[0].outcome.contains("wrong user name or password"),
+        "{}",
+        rows[0].outcome
+    );
+}
+
+#[tokio::test]
+async fn sign_in_attempts_are_throttled() {
+    let app = app().await;
+    let mut last = StatusCode::OK;
+    for _ in 0..=services::throttle::PER_USER_BURST {
+        last = app
+            .post_form("/api/login", "username=operator&password=nope-nope", None)
+            .await
+            .status();
+    }
+    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn a_viewer_gets_403_on_a_mutating_call_and_nothing_changes() {
+    let app = app().await;
+    let viewer = app.sign_in("viewer").await;
+    let response = app
+        .post_form("/api/set_speed", "speed=x10", Some(&viewer))
+        .await;
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert!(body_text(response).await.contains("operator"));
+    assert_eq!(app.services.runtime.status().speed, Speed::Paused);
+    let (rows, _) = services::audit::list(&app.services.pool, 0, 10)
+        .await
+        .expect("audit");
+    let denied = rows
+        .iter()
+        .find(|r| r.action == "clock.set_speed")
+        .expect("denial audited");
+    assert_eq!(denied.actor, "viewer");
+    assert!(denied.outcome.starts_with("refused"), "{}", denied.outcome);
+
+    let admin_only = app
+        .post_form(
+            "/api/add_user",
+            "username=x&password=long-enough&role=admin",
+            Some(&viewer),
+        )
+        .await;
+    assert_eq!(admin_only.status(), StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn an_operator_drives_the_clock_and_it_is_audited() {
+    let app = app().await;
+    let operator = app.sign_in("operator").await;
+    let response = app
+        .post_form("/api/set_speed", "speed=x600", Some(&operator))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(app.services.runtime.status().speed, Speed::X600);
+
+    let paused = app
+        .post_form("/api/set_speed", "speed=paused", Some(&operator))
+        .await;
+    assert_eq!(paused.status(), StatusCode::OK);
+    let before = app.services.runtime.status().t_ms;
+    let stepped = app.post_form("/api/step_clock", "", Some(&operator)).await;
+    assert_eq!(stepped.status(), StatusCode::OK);
+    assert!(app.services.runtime.status().t_ms > before || before == 0);
+
+    let (rows, _) = services::audit::list(&app.services.pool, 0, 10)
+        .await
+        .expect("audit");
+    let actions: Vec<&str> = rows.iter().map(|r| r.action.as_str()).collect();
+    assert!(
+        actions.contains(&"clock.set_speed") && actions.contains(&"clock.step"),
+        "{actions:?}"
+    );
+    assert!(rows.iter().all(|r| r.actor == "operator"));
+}
+
+#[tokio::test]
+async fn bad_input_names_the_field() {
+    let app = app().await;
+    let operator = app.sign_in("operator").await;
+    let note = app
+        .post_form("/api/add_note", "text=", Some(&operator))
+        .await;
+    assert_eq!(note.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body_text(note).await.contains("text"));
+
+    let admin = app.sign_in("admin").await;
+    let user = app
+        .post_form(
+            "/api/add_user",
+            "username=new&password=long-enough&role=root",
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(user.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(services::accounts::find_by_name(&app.services.pool, "new")
+        .await
+        .expect("db")
+        .is_none());
+
+    let export = app
+        .get("/api/history/export?format=xml", Some(&admin))
+        .await;
+    assert_eq!(export.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body_text(export).await.contains("format"));
+}
+
+#[tokio::test]
+async fn health_and_metrics_answer() {
+    let app = app().await;
+    let health = app.get("/healthz", None).await;
+    assert_eq!(health.status(), StatusCode::OK);
+    let body: serde_json::Value = serde_json::from_str(&body_text(health).await).expect("json");
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["scenario"], "router test");
+
+    let metrics = body_text(app.get("/metrics", None).await).await;
+    assert!(
+        metrics.contains("switchyard_http_requests_total"),
+        "{metrics}"
+    );
+}

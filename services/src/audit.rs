@@ -1,0 +1,87 @@
+//! The audit log: who did what, when (wall clock, UTC), with which arguments and outcome.
+
+use serde::Serialize;
+use sqlx::SqlitePool;
+
+use crate::db::now_text;
+use crate::error::Result;
+
+/// One audit row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct AuditEntry {
+    /// Row id.
+    pub id: i64,
+    /// Wall-clock time (RFC 3339, UTC).
+    pub at: String,
+    /// User name of the actor.
+    pub actor: String,
+    /// Action name, e.g. `clock.set_speed`.
+    pub action: String,
+    /// Arguments as a JSON object (passwords are never recorded).
+    pub arguments: String,
+    /// `ok`, or the refusal / error message.
+    pub outcome: String,
+}
+
+/// Records one action.
+pub async fn record(
+    pool: &SqlitePool,
+    actor: &str,
+    action: &str,
+    arguments: &serde_json::Value,
+    outcome: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO audit_log (at, actor, action, arguments, outcome) VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(now_text())
+    .bind(actor)
+    .bind(action)
+    .bind(arguments.to_string())
+    .bind(outcome)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// The newest entries first; `offset`/`limit` page through them. Returns the page and the total.
+pub async fn list(pool: &SqlitePool, offset: i64, limit: i64) -> Result<(Vec<AuditEntry>, i64)> {
+    let rows = sqlx::query_as::<_, AuditEntry>(
+        "SELECT id, at, actor, action, arguments, outcome FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?",
+    )
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(pool)
+    .await?;
+    let total = sqlx::query_scalar("SELECT COUNT(*) FROM audit_log")
+        .fetch_one(pool)
+        .await?;
+    Ok((rows, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn records_and_lists_newest_first() {
+        let pool = crate::db::connect("sqlite::memory:").await.expect("pool");
+        record(&pool, "alice", "clock.pause", &serde_json::json!({}), "ok")
+            .await
+            .expect("record");
+        record(
+            &pool,
+            "bob",
+            "clock.step",
+            &serde_json::json!({"n": 1}),
+            "ok",
+        )
+        .await
+        .expect("record");
+        let (rows, total) = list(&pool, 0, 10).await.expect("list");
+        assert_eq!(total, 2);
+        assert_eq!(rows[0].actor, "bob");
+        assert_eq!(rows[0].arguments, r#"{"n":1}"#);
+        assert_eq!(rows[1].action, "clock.pause");
+    }
+}

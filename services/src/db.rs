@@ -1,0 +1,47 @@
+//! The SQLite pool: created on demand (with its folder), WAL mode, migrations applied.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+
+use crate::error::{Result, ServiceError};
+
+/// The migrations of `migrations/` at the top of the workspace, embedded at build time.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+/// Opens (creating if needed) the database at `url` (`sqlite://path` or `sqlite::memory:`),
+/// switches it to WAL and applies the migrations.
+pub async fn connect(url: &str) -> Result<SqlitePool> {
+    let options = SqliteConnectOptions::from_str(url)
+        .map_err(|e| ServiceError::invalid("database-url", format!("not a SQLite URL: {e}")))?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(5));
+    if let Some(parent) = std::path::Path::new(options.get_filename()).parent() {
+        if !parent.as_os_str().is_empty() {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                ServiceError::invalid(
+                    "database-url",
+                    format!("cannot create folder {}: {e}", parent.display()),
+                )
+            })?;
+        }
+    }
+    let in_memory = url.contains(":memory:");
+    let pool = SqlitePoolOptions::new()
+        // An in-memory database lives in one connection only.
+        .max_connections(if in_memory { 1 } else { 8 })
+        .connect_with(options)
+        .await?;
+    MIGRATOR.run(&pool).await?;
+    Ok(pool)
+}
+
+/// The current wall-clock time as stored in text columns (RFC 3339, UTC, milliseconds).
+pub fn now_text() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}

@@ -1,0 +1,55 @@
+//! The error type of the services layer.
+//!
+//! Policy: a variant says what the caller did wrong (validation, conflict, not found, throttled)
+//! in words safe to show a user; [`ServiceError::Database`] and [`ServiceError::Internal`] carry
+//! the real cause for the log only, and the UI layer shows a generic message for them.
+
+/// What went wrong in a service call.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// Input refused; nothing was stored.
+    #[error("{field}: {message}")]
+    Invalid {
+        /// The field (form input or argument) that was refused.
+        field: String,
+        /// What is allowed.
+        message: String,
+    },
+    /// The thing exists already (e.g. a user name).
+    #[error("{0}")]
+    Conflict(String),
+    /// The thing asked for does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// Too many attempts; try again later.
+    #[error("too many attempts; try again in {retry_after_s} s")]
+    Throttled {
+        /// Seconds until the next attempt is allowed.
+        retry_after_s: u64,
+    },
+    /// The simulation runtime is not running (shutting down).
+    #[error("the simulation runtime is not running")]
+    RuntimeGone,
+    /// A database failure (details for the log only).
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration failure at start-up.
+    #[error("migration error: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    /// Any other internal failure (details for the log only).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ServiceError {
+    /// A validation error on `field`.
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ServiceError::Invalid {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Result alias of this layer.
+pub type Result<T, E = ServiceError> = std::result::Result<T, E>;

@@ -1,0 +1,231 @@
+//! Runs and persisted engine events: batched insertion, filtered and paged reading.
+
+use engine::Event;
+use serde::Serialize;
+use sqlx::{QueryBuilder, Sqlite, SqlitePool};
+
+use crate::db::now_text;
+use crate::error::Result;
+
+/// Rows per multi-row INSERT statement (7 bound values each, well under SQLite's limit).
+const ROWS_PER_STATEMENT: usize = 500;
+
+/// A simulation run: one start of the engines on a scenario and seed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct Run {
+    /// Row id.
+    pub id: i64,
+    /// Scenario name.
+    pub scenario: String,
+    /// RNG seed.
+    pub seed: i64,
+    /// Wall-clock start (RFC 3339, UTC).
+    pub started_at: String,
+}
+
+/// Starts a new run and returns it.
+pub async fn create_run(pool: &SqlitePool, scenario: &str, seed: u64) -> Result<Run> {
+    let started_at = now_text();
+    // SQLite integers are signed 64-bit: the seed is stored by its bit pattern.
+    let seed = seed as i64;
+    let id = sqlx::query("INSERT INTO runs (scenario, seed, started_at) VALUES (?, ?, ?)")
+        .bind(scenario)
+        .bind(seed)
+        .bind(&started_at)
+        .execute(pool)
+        .await?
+        .last_insert_rowid();
+    Ok(Run {
+        id,
+        scenario: scenario.to_owned(),
+        seed,
+        started_at,
+    })
+}
+
+/// Every run, newest first.
+pub async fn list_runs(pool: &SqlitePool) -> Result<Vec<Run>> {
+    Ok(
+        sqlx::query_as::<_, Run>(
+            "SELECT id, scenario, seed, started_at FROM runs ORDER BY id DESC",
+        )
+        .fetch_all(pool)
+        .await?,
+    )
+}
+
+/// Writes `events` of run `run_id` in one transaction.
+pub async fn insert_events(pool: &SqlitePool, run_id: i64, events: &[Event]) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    for chunk in events.chunks(ROWS_PER_STATEMENT) {
+        let mut insert: QueryBuilder<Sqlite> = QueryBuilder::new(
+            "INSERT INTO events (run_id, t_ms, engine, subject, kind, details, actor) ",
+        );
+        insert.push_values(chunk, |mut row, e| {
+            row.push_bind(run_id)
+                .push_bind(e.t_ms as i64)
+                .push_bind(e.engine.as_str())
+                .push_bind(e.subject.as_str())
+                .push_bind(e.kind.as_str())
+                .push_bind(e.details.to_string())
+                .push_bind(e.actor.as_deref());
+        });
+        insert.build().execute(&mut *tx).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Which events to read. Every field is optional; all given ones must match.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EventFilter {
+    /// The run (required: events of different runs share times).
+    pub run_id: i64,
+    /// Engine name (`core`, `lhc`, ...).
+    pub engine: Option<String>,
+    /// Exact subject.
+    pub subject: Option<String>,
+    /// Exact kind.
+    pub kind: Option<String>,
+    /// Earliest simulated time, inclusive.
+    pub from_ms: Option<u64>,
+    /// Latest simulated time, inclusive.
+    pub to_ms: Option<u64>,
+}
+
+/// A persisted event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct StoredEvent {
+    /// Row id (insertion order).
+    pub id: i64,
+    /// Simulated milliseconds since the scenario start.
+    pub t_ms: i64,
+    /// Engine name.
+    pub engine: String,
+    /// Subject id.
+    pub subject: String,
+    /// Event kind.
+    pub kind: String,
+    /// JSON object text.
+    pub details: String,
+    /// Acting user of an operator action.
+    pub actor: Option<String>,
+}
+
+fn push_where(q: &mut QueryBuilder<'_, Sqlite>, f: &EventFilter) {
+    q.push(" WHERE run_id = ").push_bind(f.run_id);
+    if let Some(engine) = &f.engine {
+        q.push(" AND engine = ").push_bind(engine.clone());
+    }
+    if let Some(subject) = &f.subject {
+        q.push(" AND subject = ").push_bind(subject.clone());
+    }
+    if let Some(kind) = &f.kind {
+        q.push(" AND kind = ").push_bind(kind.clone());
+    }
+    if let Some(from) = f.from_ms {
+        q.push(" AND t_ms >= ").push_bind(from as i64);
+    }
+    if let Some(to) = f.to_ms {
+        q.push(" AND t_ms <= ").push_bind(to as i64);
+    }
+}
+
+/// Events matching `filter`, newest first, paged; with the total number matching.
+pub async fn query_events(
+    pool: &SqlitePool,
+    filter: &EventFilter,
+    offset: i64,
+    limit: i64,
+) -> Result<(Vec<StoredEvent>, i64)> {
+    let mut count = QueryBuilder::new("SELECT COUNT(*) FROM events");
+    push_where(&mut count, filter);
+    let total: i64 = count.build_query_scalar().fetch_one(pool).await?;
+
+    let mut page =
+        QueryBuilder::new("SELECT id, t_ms, engine, subject, kind, details, actor FROM events");
+    push_where(&mut page, filter);
+    page.push(" ORDER BY t_ms DESC, id DESC LIMIT ")
+        .push_bind(limit)
+        .push(" OFFSET ")
+        .push_bind(offset);
+    let rows = page.build_query_as::<StoredEvent>().fetch_all(pool).await?;
+    Ok((rows, total))
+}
+
+/// Every event matching `filter` in time order (oldest first), at most `cap` rows, for export.
+pub async fn export_events(
+    pool: &SqlitePool,
+    filter: &EventFilter,
+    cap: i64,
+) -> Result<Vec<StoredEvent>> {
+    let mut q =
+        QueryBuilder::new("SELECT id, t_ms, engine, subject, kind, details, actor FROM events");
+    push_where(&mut q, filter);
+    q.push(" ORDER BY t_ms, id LIMIT ").push_bind(cap);
+    Ok(q.build_query_as::<StoredEvent>().fetch_all(pool).await?)
+}
+
+/// Number of events of a run per engine.
+pub async fn counts_by_engine(pool: &SqlitePool, run_id: i64) -> Result<Vec<(String, i64)>> {
+    Ok(sqlx::query_as(
+        "SELECT engine, COUNT(*) FROM events WHERE run_id = ? GROUP BY engine ORDER BY engine",
+    )
+    .bind(run_id)
+    .fetch_all(pool)
+    .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{EngineId, SimTime};
+
+    fn ev(t: u64, subject: &str, kind: &str) -> Event {
+        Event::new(
+            SimTime(t),
+            EngineId::Core,
+            subject,
+            kind,
+            serde_json::json!({"t": t}),
+        )
+    }
+
+    #[tokio::test]
+    async fn inserts_in_batches_and_filters() {
+        let pool = crate::db::connect("sqlite::memory:").await.expect("pool");
+        let run = create_run(&pool, "demo", 7).await.expect("run");
+        let other = create_run(&pool, "demo", 8).await.expect("run");
+        let events: Vec<Event> = (0..1200)
+            .map(|i| ev(i * 10, if i % 2 == 0 { "a" } else { "b" }, "heartbeat"))
+            .collect();
+        insert_events(&pool, run.id, &events).await.expect("insert");
+        insert_events(&pool, other.id, &events[..5])
+            .await
+            .expect("insert");
+
+        let all = EventFilter {
+            run_id: run.id,
+            ..Default::default()
+        };
+        let (page, total) = query_events(&pool, &all, 0, 50).await.expect("query");
+        assert_eq!(total, 1200);
+        assert_eq!(page.len(), 50);
+        assert_eq!(page[0].t_ms, 11_990, "newest first");
+
+        let f = EventFilter {
+            run_id: run.id,
+            subject: Some("a".into()),
+            from_ms: Some(100),
+            to_ms: Some(200),
+            ..Default::default()
+        };
+        let rows = export_events(&pool, &f, 1000).await.expect("export");
+        let times: Vec<i64> = rows.iter().map(|r| r.t_ms).collect();
+        assert_eq!(times, vec![100, 120, 140, 160, 180, 200]);
+        assert_eq!(rows[0].details, r#"{"t":100}"#);
+
+        let counts = counts_by_engine(&pool, other.id).await.expect("counts");
+        assert_eq!(counts, vec![("core".to_owned(), 5)]);
+    }
+}

@@ -1,0 +1,38 @@
+//! Server-side services of Switchyard, shared by the app's server functions and the `server`
+//! binary (the "ssr-only crate" choice of docs/ARCHITECTURE.md).
+//!
+//! Reading order:
+//! - [`Services`]: the bundle handed to every request (store pool, runtime handle, limiter).
+//! - [`db`]: the SQLite pool and the embedded migrations.
+//! - [`accounts`] and [`password`]: users, roles and argon2id hashes.
+//! - [`audit`]: the audit log of every mutating action.
+//! - [`history`]: runs and persisted engine events, with filters and paging.
+//! - [`runtime`]: the task that drives the engines on the simulated clock, persists their
+//!   events in batches and broadcasts them to live views.
+//! - [`throttle`]: throttling of failed sign-ins per user and per address.
+//! - [`error`]: the one error type of this layer.
+
+pub mod accounts;
+pub mod audit;
+pub mod db;
+pub mod error;
+pub mod history;
+pub mod password;
+pub mod runtime;
+pub mod telemetry;
+pub mod throttle;
+
+pub use error::ServiceError;
+
+use sqlx::SqlitePool;
+
+/// Everything a request needs from the backend. Cheap to clone (handles only).
+#[derive(Clone)]
+pub struct Services {
+    /// The SQLite pool (migrations applied).
+    pub pool: SqlitePool,
+    /// The handle on the simulation runtime.
+    pub runtime: runtime::RuntimeHandle,
+    /// Failed sign-in throttling.
+    pub sign_in_limiter: throttle::SignInLimiter,
+}

@@ -1,0 +1,12 @@
+//! Names of the Prometheus metrics this crate records (the exporter lives in `server`).
+
+/// Counter: engine events written to the database.
+pub const EVENTS_PERSISTED: &str = "switchyard_events_persisted_total";
+/// Counter: event batches that failed to persist (the cause is logged).
+pub const PERSIST_ERRORS: &str = "switchyard_persist_errors_total";
+/// Gauge: how late the runtime's last tick started, in wall-clock milliseconds.
+pub const CLOCK_LAG_MS: &str = "switchyard_clock_lag_ms";
+/// Gauge: simulated milliseconds since the scenario start.
+pub const SIM_TIME_MS: &str = "switchyard_sim_time_ms";
+/// Counter: HTTP requests served, by method and status.
+pub const HTTP_REQUESTS: &str = "switchyard_http_requests_total";

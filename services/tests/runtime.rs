@@ -1,0 +1,153 @@
+//! The runtime against a real SQLite file: it advances at the chosen speed, steps on request,
+//! applies operator actions, and every event it reports is persisted.
+
+use std::time::Duration;
+
+use engine::{Action, Scenario, Speed};
+use services::history::{self, EventFilter};
+use services::runtime;
+
+const SCENARIO: &str = r#"
+[scenario]
+name = "runtime test"
+seed = 11
+
+[[core.heartbeats]]
+id = "hb-a"
+interval = "5s"
+
+[[core.heartbeats]]
+id = "hb-b"
+interval = "7s"
+jitter = "1s"
+"#;
+
+async fn setup() -> (tempfile::TempDir, sqlx::SqlitePool, Scenario) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("sqlite://{}", dir.path().join("rt.db").display());
+    let pool = services::db::connect(&url).await.expect("db");
+    let scenario = Scenario::from_toml_str(SCENARIO, "rt.toml").expect("scenario");
+    (dir, pool, scenario)
+}
+
+async fn persisted(pool: &sqlx::SqlitePool, run_id: i64) -> i64 {
+    let filter = EventFilter {
+        run_id,
+        ..Default::default()
+    };
+    history::query_events(pool, &filter, 0, 1)
+        .await
+        .expect("query")
+        .1
+}
+
+#[tokio::test]
+async fn max_speed_runs_ahead_and_everything_reported_is_persisted() {
+    let (_dir, pool, scenario) = setup().await;
+    let rt = runtime::start(pool.clone(), &scenario, 11, Vec::new(), Speed::Max)
+        .await
+        .expect("start");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    rt.shutdown().await;
+    let status = rt.status();
+    assert!(
+        status.t_ms > 3_600_000,
+        "max speed covers hours in 0.4 s: {}",
+        status.t_ms
+    );
+    assert!(status.events_total > 100);
+    assert_eq!(
+        persisted(&pool, rt.run().id).await as u64,
+        status.events_total
+    );
+    assert_eq!(
+        status.per_engine.get("core").copied(),
+        Some(status.events_total)
+    );
+}
+
+#[tokio::test]
+async fn paused_clock_stays_still_and_step_jumps_to_the_next_due_instant() {
+    let (_dir, pool, scenario) = setup().await;
+    let rt = runtime::start(pool.clone(), &scenario, 11, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    assert_eq!(rt.status().t_ms, 0);
+
+    let first = rt.step("tester").await.expect("step");
+    let second = rt.step("tester").await.expect("step");
+    assert!(
+        second.t_ms > first.t_ms,
+        "{} then {}",
+        first.t_ms,
+        second.t_ms
+    );
+    assert!(
+        second.t_ms <= 7_000,
+        "the next heartbeat is at most one interval away"
+    );
+    rt.shutdown().await;
+
+    let filter = EventFilter {
+        run_id: rt.run().id,
+        kind: Some("clock.stepped".into()),
+        ..Default::default()
+    };
+    let (rows, total) = history::query_events(&pool, &filter, 0, 10)
+        .await
+        .expect("query");
+    assert_eq!(total, 2);
+    assert_eq!(rows[0].actor.as_deref(), Some("tester"));
+}
+
+#[tokio::test]
+async fn speed_changes_and_actions_are_events_with_their_actor() {
+    let (_dir, pool, scenario) = setup().await;
+    let rt = runtime::start(pool.clone(), &scenario, 11, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    let status = rt.set_speed(Speed::X60, "alice").await.expect("speed");
+    assert_eq!(status.speed, Speed::X60);
+    let events = rt
+        .apply(
+            Action::Note {
+                text: "hello".into(),
+            },
+            "alice",
+        )
+        .await
+        .expect("note");
+    let note = events
+        .iter()
+        .find(|e| e.kind == "operator.note")
+        .expect("note event");
+    assert_eq!(note.actor.as_deref(), Some("alice"));
+    let refused = rt
+        .apply(
+            Action::HeartbeatPause {
+                heartbeat: "nope".into(),
+            },
+            "alice",
+        )
+        .await;
+    assert!(refused.is_err(), "an unknown heartbeat is refused");
+    rt.shutdown().await;
+
+    let filter = EventFilter {
+        run_id: rt.run().id,
+        ..Default::default()
+    };
+    let rows = history::export_events(&pool, &filter, 10_000)
+        .await
+        .expect("export");
+    let speed = rows
+        .iter()
+        .find(|r| r.kind == "clock.speed_changed")
+        .expect("speed event");
+    assert_eq!(speed.actor.as_deref(), Some("alice"));
+    assert!(speed.details.contains(r#""to":"x60""#), "{}", speed.details);
+    assert!(rows
+        .iter()
+        .any(|r| r.kind == "operator.note" && r.details.contains("hello")));
+}
