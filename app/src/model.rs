@@ -276,6 +276,28 @@ pub struct UserView {
     pub created_at: String,
 }
 
+/// A simple table for the configured-estate views.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableView {
+    /// Caption.
+    pub title: String,
+    /// Column headings.
+    pub columns: Vec<String>,
+    /// Cells, row by row.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// What the loaded scenario configures for one engine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EstateView {
+    /// Label / value pairs (settings, with "documented" or "assumed" where it applies).
+    pub facts: Vec<(String, String)>,
+    /// The objects.
+    pub tables: Vec<TableView>,
+    /// Configuration warnings of the scenario for this engine.
+    pub warnings: Vec<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,7 +79,7 @@ mod tests {
 
     #[test]
     fn a_missing_file_is_named() {
-        let err = load_scenario(Some(Path::new("no/such/file.toml"))).unwrap_err();
+        let err = load_scenario(Some(Path::new("no/such/file.toml"))).expect_err("missing file");
         assert!(
             err.to_string()
                 .starts_with("no/such/file.toml: cannot read"),

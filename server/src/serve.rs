@@ -78,6 +78,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         pool,
         runtime: runtime.clone(),
         sign_in_limiter: services::throttle::SignInLimiter::new(),
+        scenario: std::sync::Arc::new(scenario.clone()),
     };
     let app = router::build(services, router::leptos_options(&args.site_root, args.addr)).await?;
 

@@ -267,7 +267,7 @@ mod tests {
             .expect("create");
         let err = create(&pool, "Alice", "other-pass", Role::Admin)
             .await
-            .unwrap_err();
+            .expect_err("duplicate refused");
         assert!(matches!(err, ServiceError::Conflict(_)), "{err}");
         assert_eq!(count(&pool).await.expect("count"), 1);
     }

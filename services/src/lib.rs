@@ -24,6 +24,8 @@ pub mod throttle;
 
 pub use error::ServiceError;
 
+use std::sync::Arc;
+
 use sqlx::SqlitePool;
 
 /// Everything a request needs from the backend. Cheap to clone (handles only).
@@ -35,4 +37,6 @@ pub struct Services {
     pub runtime: runtime::RuntimeHandle,
     /// Failed sign-in throttling.
     pub sign_in_limiter: throttle::SignInLimiter,
+    /// The scenario the runtime was started with (the configured estate).
+    pub scenario: Arc<engine::Scenario>,
 }

@@ -4,5 +4,6 @@
 
 pub mod admin;
 pub mod clock;
+pub mod estate;
 pub mod history;
 pub mod session;

@@ -1,8 +1,13 @@
-//! The section of an engine that is not simulated yet: says so plainly, and what it will show.
+//! The section of an engine that is not simulated yet: says so plainly, and shows the estate
+//! the loaded scenario configures for it (read and validated, not yet running).
 
 use engine::EngineId;
 use leptos::prelude::*;
 use leptos_meta::Title;
+
+use crate::api::estate::configured_estate;
+use crate::model::{EstateView, TableView};
+use crate::pages::LoadError;
 
 fn describe(engine: EngineId) -> (&'static str, &'static str) {
     match engine {
@@ -26,10 +31,11 @@ fn describe(engine: EngineId) -> (&'static str, &'static str) {
     }
 }
 
-/// Placeholder-free notice for an engine section whose engine is not running yet.
+/// The notice and the configured estate of an engine section whose engine is not running yet.
 #[component]
 pub fn EnginePending(engine: EngineId) -> impl IntoView {
     let (title, what) = describe(engine);
+    let estate = Resource::new(move || engine, configured_estate);
     view! {
         <Title text=title/>
         <h1>{title}</h1>
@@ -40,8 +46,64 @@ pub fn EnginePending(engine: EngineId) -> impl IntoView {
                 <code>{format!("[{}]", engine.as_str())}</code>
                 " section is read and validated, but no "
                 <code>{engine.as_str()}</code>
-                " events are produced, so there is nothing to show here."
+                " events are produced yet. Below is the estate the scenario configures."
             </p>
+        </section>
+        <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match estate.await {
+                    Ok(view) => view! { <Estate view/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Estate(view: EstateView) -> impl IntoView {
+    let EstateView {
+        facts,
+        tables,
+        warnings,
+    } = view;
+    view! {
+        {(!warnings.is_empty()).then(|| view! {
+            <section class="card warnings">
+                <h2>"Configuration warnings"</h2>
+                <ul>{warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
+            </section>
+        })}
+        {(!facts.is_empty()).then(|| view! {
+            <section class="card">
+                <h2>"Settings"</h2>
+                <table class="facts">
+                    <tbody>
+                        {facts.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
+                    </tbody>
+                </table>
+            </section>
+        })}
+        {tables.into_iter().map(|t| view! { <Table table=t/> }).collect_view()}
+    }
+}
+
+#[component]
+fn Table(table: TableView) -> impl IntoView {
+    let empty = table.rows.is_empty();
+    let width = table.columns.len().to_string();
+    view! {
+        <section class="card">
+            <h2>{table.title}</h2>
+            <table>
+                <thead><tr>{table.columns.into_iter().map(|c| view! { <th>{c}</th> }).collect_view()}</tr></thead>
+                <tbody>
+                    {empty.then(|| view! { <tr><td colspan=width class="empty">"None configured."</td></tr> })}
+                    {table.rows.into_iter().map(|r| view! {
+                        <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
         </section>
     }
 }

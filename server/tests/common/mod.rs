@@ -45,6 +45,7 @@ pub async fn app() -> TestApp {
         pool,
         runtime,
         sign_in_limiter: services::throttle::SignInLimiter::new(),
+        scenario: std::sync::Arc::new(scenario),
     };
     let options =
         server::router::leptos_options("target/site", "127.0.0.1:0".parse().expect("addr"));
