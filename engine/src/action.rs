@@ -44,6 +44,122 @@ pub enum Action {
         /// The new interval (at least 1s, and longer than the heartbeat's jitter).
         interval: SimDuration,
     },
+    /// Sets `OutageModeForced = 1` on one connector of a resource location, or on all of them
+    /// when `connector` is left out (the console's "force outage on this resource location").
+    ForceOutage {
+        /// Id of the resource location (`lhc.resource_locations[].id`).
+        resource_location: String,
+        /// FQDN of one of its connectors (case-insensitive); all connectors when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        connector: Option<String>,
+    },
+    /// Sets `OutageModeForced` back to 0, on one connector or on all connectors of the RL.
+    ClearOutage {
+        /// Id of the resource location.
+        resource_location: String,
+        /// FQDN of one of its connectors; all connectors when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        connector: Option<String>,
+    },
+    /// Cuts or restores the link between connectors and the cloud broker.
+    CloudLink {
+        /// Id of the resource location.
+        resource_location: String,
+        /// FQDN of one of its connectors; all connectors when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        connector: Option<String>,
+        /// `true` restores the link, `false` cuts it.
+        up: bool,
+    },
+    /// Restarts a connector: it is down for `lhc.connector_restart`, then comes back with every
+    /// component healthy.
+    ConnectorRestart {
+        /// FQDN of the connector.
+        connector: String,
+    },
+    /// Fails one component of a connector, or the whole connector (down) when `component` is
+    /// left out.
+    ConnectorFail {
+        /// FQDN of the connector.
+        connector: String,
+        /// The component; the whole connector when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        component: Option<Component>,
+    },
+    /// Repairs one component of a connector, or brings the whole connector back up with every
+    /// component healthy when `component` is left out.
+    ConnectorRecover {
+        /// FQDN of the connector.
+        connector: String,
+        /// The component; the whole connector when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        component: Option<Component>,
+    },
+    /// A test launch of a published resource through StoreFront (`launch.succeeded` or
+    /// `launch.failed`, with the reason).
+    TestLaunch {
+        /// The resource (an entry of some pool's `resources`).
+        resource: String,
+        /// The user shown in the events; `"test-user"` when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user: Option<String>,
+    },
+    /// An administrator changes the site configuration in the cloud: every connector's Config
+    /// Synchronizer imports a new LocalDB at its next poll.
+    ConfigChange {
+        /// What changed (free text shown in the history).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+    },
+    /// Every session of a VDA logs off (a pooled VDI desktop in HA mode then goes into
+    /// maintenance unless its delivery group says otherwise).
+    VdaLogoff {
+        /// The VDA's name (`{prefix}{n:03}`, case-insensitive).
+        vda: String,
+    },
+    /// Puts a VDA into maintenance mode or takes it out.
+    VdaMaintenance {
+        /// The VDA's name.
+        vda: String,
+        /// `true` turns maintenance on.
+        enabled: bool,
+    },
+}
+
+/// A component of a Cloud Connector that can fail on its own (SPEC §1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Component {
+    /// Config Synchronizer Service: imports the configuration into LocalDB.
+    Css,
+    /// High Availability Service: the secondary broker.
+    HaService,
+    /// Remote Broker Provider: relays VDA and StoreFront traffic to the cloud broker and
+    /// decides when the resource location enters and leaves HA mode.
+    Rbp,
+}
+
+impl Component {
+    /// Every component, in display order.
+    pub const ALL: [Component; 3] = [Component::Css, Component::HaService, Component::Rbp];
+
+    /// The serialized name (`"css"`, `"ha_service"`, `"rbp"`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Component::Css => "css",
+            Component::HaService => "ha_service",
+            Component::Rbp => "rbp",
+        }
+    }
+
+    /// The product's name of the component.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Component::Css => "Config Synchronizer Service",
+            Component::HaService => "High Availability Service",
+            Component::Rbp => "Remote Broker Provider",
+        }
+    }
 }
 
 impl Action {
@@ -54,6 +170,16 @@ impl Action {
             Action::HeartbeatPause { .. } => "heartbeat_pause",
             Action::HeartbeatResume { .. } => "heartbeat_resume",
             Action::HeartbeatInterval { .. } => "heartbeat_interval",
+            Action::ForceOutage { .. } => "force_outage",
+            Action::ClearOutage { .. } => "clear_outage",
+            Action::CloudLink { .. } => "cloud_link",
+            Action::ConnectorRestart { .. } => "connector_restart",
+            Action::ConnectorFail { .. } => "connector_fail",
+            Action::ConnectorRecover { .. } => "connector_recover",
+            Action::TestLaunch { .. } => "test_launch",
+            Action::ConfigChange { .. } => "config_change",
+            Action::VdaLogoff { .. } => "vda_logoff",
+            Action::VdaMaintenance { .. } => "vda_maintenance",
         }
     }
 
@@ -64,6 +190,16 @@ impl Action {
             | Action::HeartbeatPause { .. }
             | Action::HeartbeatResume { .. }
             | Action::HeartbeatInterval { .. } => EngineId::Core,
+            Action::ForceOutage { .. }
+            | Action::ClearOutage { .. }
+            | Action::CloudLink { .. }
+            | Action::ConnectorRestart { .. }
+            | Action::ConnectorFail { .. }
+            | Action::ConnectorRecover { .. }
+            | Action::TestLaunch { .. }
+            | Action::ConfigChange { .. }
+            | Action::VdaLogoff { .. }
+            | Action::VdaMaintenance { .. } => EngineId::Lhc,
         }
     }
 }
@@ -133,6 +269,50 @@ pub enum ActionError {
     /// No engine of this simulation handles the action.
     #[error("no engine handles actions of kind `{0}`")]
     Unhandled(&'static str),
+    /// The action names a resource location the scenario does not define.
+    #[error("unknown resource location \"{resource_location}\" (known: {known})")]
+    UnknownResourceLocation {
+        /// The unknown id.
+        resource_location: String,
+        /// The defined ids, comma-separated (`(none)` if there are none).
+        known: String,
+    },
+    /// The action names a connector the scenario does not define.
+    #[error("unknown connector \"{connector}\" (known: {known})")]
+    UnknownConnector {
+        /// The unknown FQDN.
+        connector: String,
+        /// Some defined FQDNs, comma-separated.
+        known: String,
+    },
+    /// The connector exists but belongs to another resource location.
+    #[error("connector \"{connector}\" is not in resource location \"{resource_location}\" (it is in \"{actual}\")")]
+    ConnectorNotInLocation {
+        /// The connector's FQDN.
+        connector: String,
+        /// The resource location named by the action.
+        resource_location: String,
+        /// The resource location the connector belongs to.
+        actual: String,
+    },
+    /// No VDA pool publishes the resource.
+    #[error("unknown resource \"{resource}\" (published: {known})")]
+    UnknownResource {
+        /// The unknown resource.
+        resource: String,
+        /// Some published resources, comma-separated.
+        known: String,
+    },
+    /// The name matches no VDA (`{prefix}{n:03}` with `n` in `1..=count`).
+    #[error("unknown VDA \"{0}\" (names are a pool prefix followed by 001, 002, ...)")]
+    UnknownVda(String),
+    /// A text field of the action is blank.
+    #[error("{0} must not be empty")]
+    Blank(&'static str),
+    /// The action would change nothing in the current state (e.g. forcing an outage that is
+    /// already forced); the message says why.
+    #[error("{0}")]
+    NoChange(String),
 }
 
 impl ActionError {
@@ -146,6 +326,14 @@ impl ActionError {
                 Some("interval")
             }
             ActionError::Unhandled(_) => Some("kind"),
+            ActionError::UnknownResourceLocation { .. } => Some("resource_location"),
+            ActionError::UnknownConnector { .. } | ActionError::ConnectorNotInLocation { .. } => {
+                Some("connector")
+            }
+            ActionError::UnknownResource { .. } => Some("resource"),
+            ActionError::UnknownVda(_) => Some("vda"),
+            ActionError::Blank(field) => Some(field),
+            ActionError::NoChange(_) => None,
         }
     }
 }
@@ -170,6 +358,38 @@ mod tests {
             r#"{"at":"5m","actor":"alice","kind":"heartbeat_interval","heartbeat":"hb","interval":"30s"}"#
         );
         assert_eq!(serde_json::from_str::<TimedAction>(&json)?, a);
+        Ok(())
+    }
+
+    #[test]
+    fn lhc_actions_are_flat_too() -> Result<(), serde_json::Error> {
+        let a = TimedAction {
+            at: SimTime::from_mins(1),
+            actor: None,
+            action: Action::ForceOutage {
+                resource_location: "paris".into(),
+                connector: None,
+            },
+        };
+        let json = serde_json::to_string(&a)?;
+        assert_eq!(
+            json,
+            r#"{"at":"1m","kind":"force_outage","resource_location":"paris"}"#
+        );
+        assert_eq!(serde_json::from_str::<TimedAction>(&json)?, a);
+        let fail: Action = serde_json::from_str(
+            r#"{"kind":"connector_fail","connector":"cc1","component":"ha_service"}"#,
+        )?;
+        assert_eq!(
+            fail,
+            Action::ConnectorFail {
+                connector: "cc1".into(),
+                component: Some(Component::HaService),
+            }
+        );
+        assert_eq!(fail.engine(), EngineId::Lhc);
+        assert_eq!(fail.kind(), "connector_fail");
+        assert_eq!(ActionError::UnknownVda("x".into()).field(), Some("vda"));
         Ok(())
     }
 

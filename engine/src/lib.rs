@@ -64,24 +64,26 @@
 //!
 //! [`clock`] (simulated time, speed), [`duration`] (duration texts), [`rng`], [`event`],
 //! [`action`], [`scenario`] (the TOML format and its validation), [`step`] (the trait),
-//! [`core`] (the heartbeat engine), [`sim`] (the run). [`role`] holds the console's user
-//! roles, shared by the server and the browser bundle.
+//! [`core`] (the heartbeat engine), [`lhc`] (Local Host Cache / HA mode), [`sim`] (the run).
+//! [`role`] holds the console's user roles, shared by the server and the browser bundle.
 
 pub mod action;
 pub mod clock;
 pub mod core;
 pub mod duration;
 pub mod event;
+pub mod lhc;
 pub mod rng;
 pub mod role;
 pub mod scenario;
 pub mod sim;
 pub mod step;
 
-pub use action::{Action, ActionError, TimedAction};
+pub use action::{Action, ActionError, Component, TimedAction};
 pub use clock::{SimDuration, SimTime, Speed, SpeedParseError};
 pub use duration::{format_duration, parse_duration, DurationError};
 pub use event::{EngineId, EngineIdParseError, Event};
+pub use lhc::LhcEngine;
 pub use rng::Rng;
 pub use role::{Role, UnknownRole};
 pub use scenario::{parse_actions, ConfigError, FieldPath, Scenario, ScenarioError, Warning};

@@ -9,6 +9,7 @@ use crate::action::{Action, ActionError, TimedAction};
 use crate::clock::SimTime;
 use crate::core::CoreEngine;
 use crate::event::{EngineId, Event};
+use crate::lhc::LhcEngine;
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::step::Engine;
@@ -26,6 +27,7 @@ pub struct Simulation {
     now: SimTime,
     started: bool,
     core: CoreEngine,
+    lhc: LhcEngine,
     /// Pending actions keyed by (time, scheduling order).
     timeline: BTreeMap<(SimTime, u64), TimedAction>,
     scheduled: u64,
@@ -43,6 +45,7 @@ impl Simulation {
             now: SimTime::ZERO,
             started: false,
             core: CoreEngine::new(&scenario.core, &rng),
+            lhc: LhcEngine::new(&scenario.lhc, &rng),
             timeline: BTreeMap::new(),
             scheduled: 0,
         };
@@ -68,6 +71,11 @@ impl Simulation {
     /// The core engine (read-only), e.g. to show heartbeat states.
     pub fn core(&self) -> &CoreEngine {
         &self.core
+    }
+
+    /// The Local Host Cache / HA engine (read-only): resource locations, connectors, VDAs.
+    pub fn lhc(&self) -> &LhcEngine {
+        &self.lhc
     }
 
     /// Number of actions scheduled and not yet applied.
@@ -214,11 +222,11 @@ impl Simulation {
         Err(ActionError::Unhandled(action.kind()))
     }
 
-    fn engines(&self) -> [&dyn Engine; 1] {
-        [&self.core]
+    fn engines(&self) -> [&dyn Engine; 2] {
+        [&self.core, &self.lhc]
     }
 
-    fn engines_mut(&mut self) -> [&mut dyn Engine; 1] {
-        [&mut self.core]
+    fn engines_mut(&mut self) -> [&mut dyn Engine; 2] {
+        [&mut self.core, &mut self.lhc]
     }
 }

@@ -127,7 +127,7 @@ fn cases() -> Vec<Case> {
             with_base("\n[[actions]]\nat = \"1m\"\nkind = \"reboot\"\n"),
             (10, 8),
             "actions[0].kind",
-            "unknown variant `reboot`, expected one of `note`, `heartbeat_pause`, `heartbeat_resume`, `heartbeat_interval`",
+            "unknown variant `reboot`, expected one of `note`, `heartbeat_pause`, `heartbeat_resume`, `heartbeat_interval`, `force_outage`, `clear_outage`, `cloud_link`, `connector_restart`, `connector_fail`, `connector_recover`, `test_launch`, `config_change`, `vda_logoff`, `vda_maintenance`",
         ),
         case(
             "unknown zone",
@@ -314,6 +314,27 @@ delivery_group = "dg-x"
             (15, 18),
             "lhc.resource_locations[0].vda_pools[0].delivery_group",
             "unknown delivery group \"dg-x\" (known: (none))",
+        ),
+        case(
+            "several sessions on a pooled desktop",
+            "[scenario]\nname = \"t\"\n[[lhc.delivery_groups]]\nid = \"dg\"\n[[lhc.resource_locations]]\nid = \"rl1\"\nname = \"RL 1\"\n[[lhc.resource_locations.connectors]]\nfqdn = \"cc1\"\n[[lhc.resource_locations.vda_pools]]\nprefix = \"V\"\ncount = 3\nkind = \"pooled_vdi\"\ndelivery_group = \"dg\"\nmax_sessions = 4\n",
+            (15, 16),
+            "lhc.resource_locations[0].vda_pools[0].max_sessions",
+            "a pooled_vdi VDA hosts a single session; got 4",
+        ),
+        case(
+            "initial load above 100 %",
+            "[scenario]\nname = \"t\"\n[[lhc.delivery_groups]]\nid = \"dg\"\n[[lhc.resource_locations]]\nid = \"rl1\"\nname = \"RL 1\"\n[[lhc.resource_locations.connectors]]\nfqdn = \"cc1\"\n[[lhc.resource_locations.vda_pools]]\nprefix = \"V\"\ncount = 3\nkind = \"multi_session\"\ndelivery_group = \"dg\"\ninitial_load = 101\n",
+            (15, 16),
+            "lhc.resource_locations[0].vda_pools[0].initial_load",
+            "must be between 0 and 100; got 101",
+        ),
+        case(
+            "zero restart time",
+            "[scenario]\nname = \"t\"\n[lhc]\nconnector_restart = \"0s\"\n",
+            (4, 21),
+            "lhc.connector_restart",
+            "must be positive",
         ),
         case(
             "duplicate connector fqdn across case",

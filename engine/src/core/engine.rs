@@ -168,6 +168,7 @@ impl Engine for CoreEngine {
                     actor,
                 ));
             }
+            _ => return Ok(false),
         }
         Ok(true)
     }

@@ -32,6 +32,7 @@ pub fn validate_actions(actions: &[TimedAction], scenario: &Scenario) -> Result<
             }
             action => match action.engine() {
                 EngineId::Core => scenario.core.check_action(action),
+                EngineId::Lhc => scenario.lhc.check_action(action),
                 // Engines without actions yet accept nothing else; unreachable for now.
                 _ => Ok(()),
             },

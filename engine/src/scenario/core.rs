@@ -81,6 +81,7 @@ impl CoreConfig {
                 heartbeat,
                 interval,
             } => check_interval(self.require(heartbeat)?, *interval),
+            _ => Ok(()),
         }
     }
 

@@ -12,10 +12,17 @@ use crate::clock::SimDuration;
 pub const MAX_POOL_VDAS: u32 = 20_000;
 /// Sizing limit of one resource location in HA mode [product docs]; above it, a warning.
 pub const MAX_HA_VDAS_PER_RL: u64 = 10_000;
+/// Most connectors one resource location may hold.
+pub const MAX_CONNECTORS_PER_RL: usize = 1_000;
+/// Most sessions one multi-session VDA may host (`max_sessions`).
+pub const MAX_VDA_SESSIONS: u16 = 1_000;
+/// Sessions a multi-session VDA hosts when its pool does not say (assumed).
+pub const DEFAULT_MULTI_SESSIONS: u16 = 20;
 
 /// `[lhc]`. Timer defaults follow SPEC's DEFAULTS table: `css_poll`, `storefront_heartbeat`,
 /// `vda_heartbeat_max` [seed 000]; `cloud_lost_after` [product docs]; `health_check_interval`,
-/// `pending_ha`, `ha_initial`, `pending_recovery` are assumed [our default].
+/// `pending_ha`, `ha_initial`, `pending_recovery`, `connector_restart` and `localdb_import`
+/// are assumed [our default].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LhcConfig {
@@ -37,6 +44,12 @@ pub struct LhcConfig {
     pub storefront_heartbeat: SimDuration,
     /// Longest gap between two contacts of a VDA with its broker. Default `300s`.
     pub vda_heartbeat_max: SimDuration,
+    /// How long a restarted connector stays down before its services are back. Default `2m`
+    /// (assumed).
+    pub connector_restart: SimDuration,
+    /// How long the Config Synchronizer takes to import a configuration into a new LocalDB
+    /// instance. Default `30s` (assumed).
+    pub localdb_import: SimDuration,
     /// `[[lhc.resource_locations]]`.
     pub resource_locations: Vec<ResourceLocation>,
     /// `[[lhc.delivery_groups]]`.
@@ -56,6 +69,8 @@ impl Default for LhcConfig {
             css_poll: SimDuration::from_secs(60),
             storefront_heartbeat: SimDuration::from_secs(60),
             vda_heartbeat_max: SimDuration::from_secs(300),
+            connector_restart: SimDuration::from_secs(120),
+            localdb_import: SimDuration::from_secs(30),
             resource_locations: Vec::new(),
             delivery_groups: Vec::new(),
             storefront: StorefrontConfig::default(),
@@ -107,6 +122,57 @@ pub struct VdaPool {
     /// Resources (apps, desktops) the pool publishes.
     #[serde(default)]
     pub resources: Vec<String>,
+    /// Sessions one VDA can host: always 1 for the single-session kinds (pooled VDI, static);
+    /// `1..=1000` for multi-session, default 20 (assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_sessions: Option<u16>,
+    /// Share of the session capacity in use at the start, in percent (`0..=100`). Each VDA's
+    /// starting sessions are drawn from the pool's random stream around that share. Default 0.
+    #[serde(default)]
+    pub initial_load: u8,
+}
+
+impl VdaPool {
+    /// Sessions one VDA of this pool can host (see [`VdaPool::max_sessions`]).
+    pub fn session_capacity(&self) -> u16 {
+        match self.kind {
+            VdaKind::MultiSession => self.max_sessions.unwrap_or(DEFAULT_MULTI_SESSIONS),
+            VdaKind::PooledVdi | VdaKind::Static => 1,
+        }
+    }
+
+    /// The name of VDA number `n` (1-based): the prefix followed by `n` on at least three
+    /// digits (`PAR-VDI-007`, `PAR-VDI-1234`).
+    pub fn vda_name(&self, n: u32) -> String {
+        format!("{}{n:03}", self.prefix)
+    }
+
+    /// The number `n` of the VDA called `name` in this pool, if any (the prefix is compared
+    /// case-insensitively; the number must be written exactly as [`vda_name`](Self::vda_name)
+    /// writes it).
+    pub fn vda_number(&self, name: &str) -> Option<u32> {
+        let head = name.get(..self.prefix.len())?;
+        if head.to_lowercase() != self.prefix.to_lowercase() {
+            return None;
+        }
+        let digits = &name[self.prefix.len()..];
+        if !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let n: u32 = digits.parse().ok()?;
+        (n >= 1 && n <= self.count && format!("{n:03}") == digits).then_some(n)
+    }
+}
+
+impl VdaKind {
+    /// The serialized name (`"multi_session"`, `"pooled_vdi"`, `"static"`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            VdaKind::MultiSession => "multi_session",
+            VdaKind::PooledVdi => "pooled_vdi",
+            VdaKind::Static => "static",
+        }
+    }
 }
 
 /// Kind of VDA.
@@ -170,6 +236,8 @@ impl LhcConfig {
             ("css_poll", self.css_poll),
             ("storefront_heartbeat", self.storefront_heartbeat),
             ("vda_heartbeat_max", self.vda_heartbeat_max),
+            ("connector_restart", self.connector_restart),
+            ("localdb_import", self.localdb_import),
         ];
         for (name, value) in timers {
             if value.is_zero() {
@@ -238,6 +306,12 @@ impl LhcConfig {
                 "a resource location needs at least one connector (Citrix recommends 2)",
             );
         }
+        if rl.connectors.len() > MAX_CONNECTORS_PER_RL {
+            return fail(
+                path.key("connectors").index(MAX_CONNECTORS_PER_RL),
+                format!("a resource location holds at most {MAX_CONNECTORS_PER_RL} connectors"),
+            );
+        }
         for (j, c) in rl.connectors.iter().enumerate() {
             non_empty(&c.fqdn, path.key("connectors").index(j).key("fqdn"))?;
         }
@@ -255,6 +329,20 @@ impl LhcConfig {
             for (k, r) in pool.resources.iter().enumerate() {
                 non_empty(r, p.key("resources").index(k))?;
             }
+            if let Some(max) = pool.max_sessions {
+                if pool.kind == VdaKind::MultiSession {
+                    in_range(max, 1, MAX_VDA_SESSIONS, p.key("max_sessions"))?;
+                } else if max != 1 {
+                    return fail(
+                        p.key("max_sessions"),
+                        format!(
+                            "a {} VDA hosts a single session; got {max}",
+                            pool.kind.as_str()
+                        ),
+                    );
+                }
+            }
+            in_range(pool.initial_load, 0, 100, p.key("initial_load"))?;
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! and seed, and a timeline of actions. `docs/SCENARIOS.md` documents the format.
 //!
 //! Reading order: [`Scenario`] (the whole file) and its sections, one file each
-//! ([`meta`], [`core`], [`lhc`], [`lms`] + [`lms_rules`] + [`lms_formats`], [`gslb`],
+//! ([`meta`], [`core`], [`lhc`] + [`lhc_actions`], [`lms`] + [`lms_rules`] + [`lms_formats`], [`gslb`],
 //! [`autoscale`],
 //! [`actions`]); [`error`] for the error types; `location` maps key paths to lines.
 //!
@@ -18,6 +18,7 @@ pub mod core;
 pub mod error;
 pub mod gslb;
 pub mod lhc;
+pub mod lhc_actions;
 pub mod lms;
 pub mod lms_formats;
 pub mod lms_rules;

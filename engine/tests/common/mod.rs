@@ -64,3 +64,5 @@ pub fn kinds(events: &[Event]) -> Vec<(u64, String, String)> {
         .map(|e| (e.t_ms, e.subject.clone(), e.kind.clone()))
         .collect()
 }
+
+pub mod lhc;

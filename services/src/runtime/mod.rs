@@ -28,7 +28,7 @@ pub const TICK: Duration = Duration::from_millis(100);
 /// At speed `max`, wall time spent computing per tick before yielding.
 const MAX_SPEED_BUDGET: Duration = Duration::from_millis(60);
 /// At speed `max`, events produced per tick before handing them on.
-const MAX_SPEED_EVENTS: usize = 5_000;
+const MAX_SPEED_EVENTS: usize = 20_000;
 /// At speed `max`, how far the clock jumps when no engine has anything due.
 const IDLE_JUMP: u64 = 60_000;
 /// Batches that may wait for the persistence task before the runtime slows down.

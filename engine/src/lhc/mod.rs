@@ -1,0 +1,41 @@
+//! The Local Host Cache / HA engine ([`EngineId::Lhc`](crate::EngineId::Lhc), SPEC §1):
+//! resource locations, Cloud Connectors (CSS, High Availability Service, RBP), VDAs,
+//! StoreFront and the ADC's CITRIX-XD-DDC monitor. `docs/LHC.md` explains the model and its
+//! choices; `docs/SCENARIOS.md` lists the events and actions.
+//!
+//! Reading order: [`ha_state`] (the state machine, a pure function) and [`election`] (pure),
+//! then `connector` (one connector's state and health predicates), `vdas` (compact per-VDA
+//! state), `model` (resource-location state), [`LhcEngine`] (`engine`: construction, the step
+//! contract, the per-instant order), `detection` (health checks, aggregation, elections,
+//! ADC), `registration` (sweeps, moves, drops, purge), `sync` (CSS / LocalDB), `storefront`,
+//! `launch`, `actions`, `query` with the [`views`] it returns (read-only, for the console),
+//! and `audit` (the self-check).
+//!
+//! Per instant and resource location the order is fixed: connector timers (restart done,
+//! cloud lost, CSS poll / import), the health check (every `health_check_interval`, only when
+//! something may change), the aggregated state, the target broker of the VDAs, the VDA
+//! contacts due now, the ADC monitor, then the aggregated registration events.
+
+mod actions;
+mod audit;
+mod connector;
+mod detection;
+pub mod election;
+mod engine;
+pub mod ha_state;
+mod launch;
+mod model;
+mod query;
+mod registration;
+mod storefront;
+mod sync;
+mod vdas;
+pub mod views;
+
+pub use connector::Power;
+pub use engine::LhcEngine;
+pub use ha_state::HaState;
+pub use views::{
+    Broker, BrokerFilter, ComponentsView, ConnectorView, LocalDbView, RlView, RlWarning,
+    StorefrontView, VdaPage, VdaQuery, VdaRow,
+};
