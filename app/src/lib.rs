@@ -31,7 +31,7 @@ use leptos_router::path;
 use crate::components::layout::Layout;
 use crate::pages::{
     audit::AuditPage, dashboard::Dashboard, engine_pending::EnginePending, history::HistoryPage,
-    login::LoginPage, users::UsersPage,
+    lhc::LhcPage, lhc_detail::LhcDetailPage, login::LoginPage, users::UsersPage,
 };
 
 /// The name of the browser bundle (`/pkg/switchyard.{js,wasm,css}`).
@@ -71,7 +71,8 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/history") view=|| view! { <Layout><HistoryPage/></Layout> }/>
                 <Route path=path!("/audit") view=|| view! { <Layout><AuditPage/></Layout> }/>
                 <Route path=path!("/users") view=|| view! { <Layout><UsersPage/></Layout> }/>
-                <Route path=path!("/lhc") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Lhc/></Layout> }/>
+                <Route path=path!("/lhc") view=|| view! { <Layout><LhcPage/></Layout> }/>
+                <Route path=path!("/lhc/:id") view=|| view! { <Layout><LhcDetailPage/></Layout> }/>
                 <Route path=path!("/lms") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Lms/></Layout> }/>
                 <Route path=path!("/gslb") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Gslb/></Layout> }/>
                 <Route path=path!("/autoscale") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Autoscale/></Layout> }/>

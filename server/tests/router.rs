@@ -190,3 +190,73 @@ async fn health_and_metrics_answer() {
         "{metrics}"
     );
 }
+
+#[tokio::test]
+async fn resource_location_actions_are_role_checked_validated_and_audited() {
+    let app = app().await;
+    let viewer = app.sign_in("viewer").await;
+    let forged = app
+        .post_form(
+            "/api/lhc_act",
+            "op=force_outage&resource_location=rl-a",
+            Some(&viewer),
+        )
+        .await;
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+
+    let operator = app.sign_in("operator").await;
+    let unknown = app
+        .post_form(
+            "/api/lhc_act",
+            "op=force_outage&resource_location=rl-zz",
+            Some(&operator),
+        )
+        .await;
+    assert_eq!(unknown.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body_text(unknown).await.contains("resource_location"));
+    let bad_op = app
+        .post_form("/api/lhc_act", "op=explode", Some(&operator))
+        .await;
+    assert_eq!(bad_op.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
+    let forced = app
+        .post_form(
+            "/api/lhc_act",
+            "op=force_outage&resource_location=rl-a",
+            Some(&operator),
+        )
+        .await;
+    assert_eq!(forced.status(), StatusCode::OK);
+    let connectors_forced = app
+        .services
+        .runtime
+        .query(|sim| {
+            sim.lhc()
+                .connectors()
+                .iter()
+                .filter(|c| c.forced_outage)
+                .count()
+        })
+        .await
+        .expect("query");
+    assert_eq!(
+        connectors_forced, 2,
+        "the outage is forced on every connector of the RL"
+    );
+
+    let overview = app.post_form("/api/lhc_overview", "", Some(&viewer)).await;
+    assert_eq!(overview.status(), StatusCode::OK);
+    assert!(body_text(overview).await.contains("rl-a"));
+
+    let (rows, _) = services::audit::list(&app.services.pool, 0, 20)
+        .await
+        .expect("audit");
+    let ok = rows
+        .iter()
+        .find(|r| r.action == "lhc.force_outage" && r.outcome == "ok")
+        .expect("audited");
+    assert_eq!(ok.actor, "operator");
+    assert!(rows.iter().any(|r| r.action == "lhc.force_outage"
+        && r.actor == "viewer"
+        && r.outcome.starts_with("refused")));
+}

@@ -85,8 +85,12 @@ pub struct EventFilter {
     pub engine: Option<String>,
     /// Exact subject.
     pub subject: Option<String>,
+    /// Any of these subjects (ignored when empty).
+    pub subjects: Vec<String>,
     /// Exact kind.
     pub kind: Option<String>,
+    /// Any of these kinds (ignored when empty).
+    pub kinds: Vec<String>,
     /// Earliest simulated time, inclusive.
     pub from_ms: Option<u64>,
     /// Latest simulated time, inclusive.
@@ -122,6 +126,16 @@ fn push_where(q: &mut QueryBuilder<'_, Sqlite>, f: &EventFilter) {
     }
     if let Some(kind) = &f.kind {
         q.push(" AND kind = ").push_bind(kind.clone());
+    }
+    for (column, values) in [("subject", &f.subjects), ("kind", &f.kinds)] {
+        if !values.is_empty() {
+            q.push(format_args!(" AND {column} IN ("));
+            let mut list = q.separated(", ");
+            for v in values {
+                list.push_bind(v.clone());
+            }
+            q.push(")");
+        }
     }
     if let Some(from) = f.from_ms {
         q.push(" AND t_ms >= ").push_bind(from as i64);
@@ -164,6 +178,17 @@ pub async fn export_events(
     push_where(&mut q, filter);
     q.push(" ORDER BY t_ms, id LIMIT ").push_bind(cap);
     Ok(q.build_query_as::<StoredEvent>().fetch_all(pool).await?)
+}
+
+/// The newest `cap` events matching `filter`, returned oldest first (for charts).
+pub async fn latest_in_time_order(
+    pool: &SqlitePool,
+    filter: &EventFilter,
+    cap: i64,
+) -> Result<Vec<StoredEvent>> {
+    let (mut rows, _) = query_events(pool, filter, 0, cap).await?;
+    rows.reverse();
+    Ok(rows)
 }
 
 /// Number of events of a run per engine.
@@ -224,6 +249,17 @@ mod tests {
         let times: Vec<i64> = rows.iter().map(|r| r.t_ms).collect();
         assert_eq!(times, vec![100, 120, 140, 160, 180, 200]);
         assert_eq!(rows[0].details, r#"{"t":100}"#);
+
+        let f = EventFilter {
+            run_id: run.id,
+            subjects: vec!["a".into(), "b".into()],
+            kinds: vec!["heartbeat".into(), "other".into()],
+            to_ms: Some(30),
+            ..Default::default()
+        };
+        let rows = latest_in_time_order(&pool, &f, 3).await.expect("series");
+        let times: Vec<i64> = rows.iter().map(|r| r.t_ms).collect();
+        assert_eq!(times, vec![10, 20, 30], "newest three, oldest first");
 
         let counts = counts_by_engine(&pool, other.id).await.expect("counts");
         assert_eq!(counts, vec![("core".to_owned(), 5)]);

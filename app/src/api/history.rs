@@ -28,6 +28,8 @@ pub fn store_filter(
         engine: filter.engine.map(|e| e.as_str().to_owned()),
         subject: filter.subject.clone(),
         kind: filter.kind.clone(),
+        subjects: Vec::new(),
+        kinds: Vec::new(),
         from_ms: filter.from_ms,
         to_ms: filter.to_ms,
     }

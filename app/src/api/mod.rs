@@ -6,4 +6,5 @@ pub mod admin;
 pub mod clock;
 pub mod estate;
 pub mod history;
+pub mod lhc;
 pub mod session;

@@ -81,3 +81,22 @@ mod browser {
         });
     }
 }
+
+/// A counter that goes up every `period_ms` of wall time in the browser (never on the
+/// server), for pages that re-read their data periodically.
+pub fn use_refresh(period_ms: u32) -> ReadSignal<u64> {
+    let (tick, set_tick) = signal(0u64);
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        let handle = set_interval_with_handle(
+            move || set_tick.update(|t| *t += 1),
+            std::time::Duration::from_millis(u64::from(period_ms)),
+        );
+        if let Ok(handle) = handle {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (set_tick, period_ms);
+    tick
+}

@@ -1,5 +1,6 @@
 //! Reusable pieces of pages.
 
+pub mod charts;
 pub mod clock_panel;
 pub mod event_table;
 pub mod layout;

@@ -17,9 +17,9 @@ pub fn Pager(
     let next = (page < pages).then(|| href(page + 1));
     view! {
         <nav class="pager">
-            {prev.map(|h| view! { <a href=h rel="prev">"← Newer"</a> })}
+            {prev.map(|h| view! { <a href=h rel="prev">"← Previous"</a> })}
             <span>{format!("Page {page} of {pages}")}</span>
-            {next.map(|h| view! { <a href=h rel="next">"Older →"</a> })}
+            {next.map(|h| view! { <a href=h rel="next">"Next →"</a> })}
         </nav>
     }
 }

@@ -12,6 +12,7 @@ use crate::components::layout::user_allows;
 use crate::components::live::{use_live, Live, FEED_LEN};
 use crate::ids;
 use crate::model::{ClockView, EventRow};
+use crate::pages::lhc::LhcCard;
 use crate::pages::{action_error, LoadError};
 
 /// The overview page.
@@ -50,6 +51,7 @@ fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) 
             <EngineCounts clock/>
         </div>
         {can_drive.then(|| view! { <NoteForm/> })}
+        <LhcCard/>
         <section class="card">
             <h2>
                 "Live events "

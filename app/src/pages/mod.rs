@@ -4,6 +4,8 @@ pub mod audit;
 pub mod dashboard;
 pub mod engine_pending;
 pub mod history;
+pub mod lhc;
+pub mod lhc_detail;
 pub mod login;
 pub mod users;
 

@@ -20,6 +20,26 @@ seed = 3
 [[core.heartbeats]]
 id = "hb"
 interval = "10s"
+
+[[lhc.resource_locations]]
+id = "rl-a"
+name = "A"
+
+[[lhc.resource_locations.connectors]]
+fqdn = "cc1.a.example"
+
+[[lhc.resource_locations.connectors]]
+fqdn = "cc2.a.example"
+
+[[lhc.resource_locations.vda_pools]]
+prefix = "A-"
+count = 5
+kind = "multi_session"
+delivery_group = "dg"
+resources = ["Desktop"]
+
+[[lhc.delivery_groups]]
+id = "dg"
 "#;
 
 pub struct TestApp {

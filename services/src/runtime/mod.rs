@@ -72,10 +72,14 @@ enum Command {
         actor: String,
         reply: oneshot::Sender<std::result::Result<Vec<Event>, engine::ActionError>>,
     },
+    Query(QueryJob),
     Shutdown {
         reply: oneshot::Sender<()>,
     },
 }
+
+/// A read-only look at the simulation, run on the runtime task between ticks.
+type QueryJob = Box<dyn FnOnce(&Simulation) + Send>;
 
 /// The handle requests use to talk to the runtime. Cheap to clone.
 #[derive(Clone)]
@@ -150,7 +154,22 @@ impl RuntimeHandle {
             reply,
         })
         .await?
-        .map_err(|e| ServiceError::invalid("action", e.to_string()))
+        .map_err(|e| ServiceError::invalid(e.field().unwrap_or("action"), e.to_string()))
+    }
+
+    /// Reads the simulation's state with `look` (engine views, paged listings). It runs on the
+    /// runtime task between two ticks, so it sees one consistent instant; keep it short.
+    pub async fn query<T: Send + 'static>(
+        &self,
+        look: impl FnOnce(&Simulation) -> T + Send + 'static,
+    ) -> Result<T> {
+        self.ask(|reply| {
+            Command::Query(Box::new(move |sim: &Simulation| {
+                // The asker may have gone away; nothing to do then.
+                let _ = reply.send(look(sim));
+            }))
+        })
+        .await
     }
 
     /// Stops the clock and waits until every produced event is persisted.
@@ -325,6 +344,7 @@ impl Task {
                 }
                 let _ = reply.send(outcome);
             }
+            Command::Query(job) => job(&self.sim),
             Command::Shutdown { reply } => {
                 self.stop().await;
                 let _ = reply.send(());

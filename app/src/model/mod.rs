@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
 
+pub mod lhc;
+
 /// The signed-in user as the UI sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionUser {

@@ -1,0 +1,308 @@
+//! Resource locations (Local Host Cache / HA engine): overview, detail, VDA listing, and the
+//! operator actions (forced outage, cloud link, connector faults, test launch).
+
+use engine::lhc::{RlView, VdaPage};
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::lhc::RlDetail;
+
+/// VDA rows per page of the detail page.
+pub const VDA_PAGE_SIZE: u32 = 50;
+/// Events shown in a resource location's log.
+pub const RL_EVENTS: i64 = 100;
+/// Chart points read back per series.
+pub const CHART_POINTS: i64 = 2_000;
+
+/// Every resource location now.
+#[server(endpoint = "lhc_overview")]
+pub async fn lhc_overview() -> Result<Vec<RlView>, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            Ok(services
+                .runtime
+                .query(|sim| sim.lhc().resource_locations())
+                .await?)
+        }
+        .await,
+    )
+}
+
+/// One resource location with its connectors, charts and log.
+#[server(endpoint = "lhc_location")]
+pub async fn lhc_location(id: String) -> Result<RlDetail, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let rl_id = id.clone();
+            let now = services
+                .runtime
+                .query(move |sim| {
+                    let lhc = sim.lhc();
+                    lhc.resource_location(&rl_id).map(|rl| {
+                        let connectors = lhc.connectors_of(&rl_id).unwrap_or_default();
+                        (rl, connectors, lhc.storefront(), sim.now().as_millis())
+                    })
+                })
+                .await?;
+            let Some((rl, connectors, storefront, now_ms)) = now else {
+                return Err(AppError::NotFound(format!("no resource location `{id}`")));
+            };
+            let resources = services
+                .scenario
+                .lhc
+                .resource_locations
+                .iter()
+                .filter(|r| r.id == id)
+                .flat_map(|r| r.vda_pools.iter().flat_map(|p| p.resources.iter().cloned()))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let mut subjects = vec![id.clone()];
+            subjects.extend(connectors.iter().map(|c| c.fqdn.clone()));
+            let history = history::read(&services, &id, subjects).await?;
+            Ok(RlDetail {
+                rl,
+                connectors,
+                storefront,
+                resources,
+                now_ms,
+                states: history.states,
+                registrations: history.registrations,
+                events: history.events,
+            })
+        }
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+mod history {
+    use engine::lhc::HaState;
+    use services::history::{latest_in_time_order, query_events, EventFilter};
+    use services::Services;
+
+    use super::{CHART_POINTS, RL_EVENTS};
+    use crate::error::AppError;
+    use crate::model::lhc::{
+        parse_registrations, parse_state_change, RegistrationPoint, StatePoint,
+    };
+    use crate::model::EventRow;
+
+    pub struct RlHistory {
+        pub states: Vec<StatePoint>,
+        pub registrations: Vec<RegistrationPoint>,
+        pub events: Vec<EventRow>,
+    }
+
+    fn details(text: &str) -> serde_json::Value {
+        serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
+    }
+
+    pub async fn read(
+        services: &Services,
+        rl: &str,
+        subjects: Vec<String>,
+    ) -> Result<RlHistory, AppError> {
+        let run_id = services.runtime.run().id;
+        let series = |kind: &str| EventFilter {
+            run_id,
+            engine: Some("lhc".into()),
+            subject: Some(rl.to_owned()),
+            kind: Some(kind.to_owned()),
+            ..Default::default()
+        };
+        let state_rows =
+            latest_in_time_order(&services.pool, &series("rl.ha_state"), CHART_POINTS).await?;
+        let mut states = Vec::with_capacity(state_rows.len() + 1);
+        for row in &state_rows {
+            if let Some((from, to)) = parse_state_change(&details(&row.details)) {
+                if states.is_empty() {
+                    states.push(StatePoint {
+                        t_ms: 0,
+                        state: from,
+                    });
+                }
+                states.push(StatePoint {
+                    t_ms: u64::try_from(row.t_ms).unwrap_or_default(),
+                    state: to,
+                });
+            }
+        }
+        if states.is_empty() {
+            states.push(StatePoint {
+                t_ms: 0,
+                state: HaState::WorkingNormally,
+            });
+        }
+        let registrations =
+            latest_in_time_order(&services.pool, &series("registrations"), CHART_POINTS)
+                .await?
+                .iter()
+                .filter_map(|r| {
+                    parse_registrations(
+                        u64::try_from(r.t_ms).unwrap_or_default(),
+                        &details(&r.details),
+                    )
+                })
+                .collect();
+        let log = EventFilter {
+            run_id,
+            engine: Some("lhc".into()),
+            subjects,
+            ..Default::default()
+        };
+        let (rows, _) = query_events(&services.pool, &log, 0, RL_EVENTS).await?;
+        Ok(RlHistory {
+            states,
+            registrations,
+            events: rows.into_iter().map(EventRow::from).collect(),
+        })
+    }
+}
+
+/// One page of a resource location's VDAs. Filters as typed in the form: `broker` is empty,
+/// `cloud`, `secondary`, `unregistered` or `secondary:<FQDN>`; `maintenance` empty, `yes`
+/// or `no`; `kind` empty, `multi_session`, `pooled_vdi` or `static`; `page` from 1.
+#[server(endpoint = "lhc_vdas")]
+pub async fn lhc_vdas(
+    resource_location: String,
+    broker: Option<String>,
+    maintenance: Option<String>,
+    kind: Option<String>,
+    page: Option<u32>,
+) -> Result<VdaPage, AppError> {
+    use crate::auth::{finish, signed_in};
+    use engine::lhc::{BrokerFilter, VdaQuery};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let blank = |v: &Option<String>| {
+                v.as_deref()
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+            };
+            let broker = match blank(&broker).as_deref() {
+                None => None,
+                Some("cloud") => Some(BrokerFilter::Cloud),
+                Some("unregistered") => Some(BrokerFilter::Unregistered),
+                Some("secondary") => Some(BrokerFilter::Secondary { fqdn: None }),
+                Some(other) => match other.strip_prefix("secondary:") {
+                    Some(fqdn) if !fqdn.is_empty() => Some(BrokerFilter::Secondary {
+                        fqdn: Some(fqdn.to_owned()),
+                    }),
+                    _ => {
+                        return Err(AppError::invalid(
+                            "broker",
+                            "must be cloud, secondary, secondary:<FQDN> or unregistered",
+                        ))
+                    }
+                },
+            };
+            let maintenance = match blank(&maintenance).as_deref() {
+                None => None,
+                Some("yes") => Some(true),
+                Some("no") => Some(false),
+                Some(_) => return Err(AppError::invalid("maintenance", "must be yes or no")),
+            };
+            let kind = blank(&kind)
+                .map(|k| {
+                    serde_json::from_value(serde_json::Value::String(k)).map_err(|_| {
+                        AppError::invalid("kind", "must be multi_session, pooled_vdi or static")
+                    })
+                })
+                .transpose()?;
+            let page = page.unwrap_or(1);
+            if page == 0 {
+                return Err(AppError::invalid("page", "must be 1 or more"));
+            }
+            let query = VdaQuery {
+                resource_location: Some(resource_location.clone()),
+                broker,
+                kind,
+                maintenance,
+                offset: (page as usize - 1) * VDA_PAGE_SIZE as usize,
+                limit: VDA_PAGE_SIZE as usize,
+                ..Default::default()
+            };
+            let found = services
+                .runtime
+                .query(move |sim| {
+                    let lhc = sim.lhc();
+                    lhc.resource_location(&resource_location)
+                        .map(|_| lhc.vdas(&query))
+                })
+                .await?;
+            found.ok_or_else(|| AppError::NotFound("no such resource location".into()))
+        }
+        .await,
+    )
+}
+
+/// An operator action on a resource location or a connector. `op` is one of
+/// `force_outage`, `clear_outage`, `cut_cloud_link`, `restore_cloud_link` (on the resource
+/// location, or on `connector` when given), `restart`, `fail`, `recover` (on `connector`, or
+/// on one `component`: css, ha_service, rbp), `test_launch` (of `resource`).
+#[server(endpoint = "lhc_act")]
+pub async fn lhc_act(
+    op: String,
+    resource_location: Option<String>,
+    connector: Option<String>,
+    component: Option<String>,
+    resource: Option<String>,
+) -> Result<(), AppError> {
+    use crate::auth::{authorize, finish, record};
+    use engine::Action;
+    finish(
+        async move {
+            let action_name = format!("lhc.{op}");
+            let (services, user) = authorize(&action_name, engine::Role::Operator).await?;
+            let blank = |v: Option<String>| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+            let (rl, connector, component, resource) =
+                (blank(resource_location), blank(connector), blank(component), blank(resource));
+            let args = serde_json::json!({
+                "resource_location": rl, "connector": connector,
+                "component": component, "resource": resource,
+            });
+            let need = |v: &Option<String>, field: &str| {
+                v.clone().ok_or_else(|| AppError::invalid(field, "is required for this action"))
+            };
+            let component = component
+                .map(|c| {
+                    serde_json::from_value(serde_json::Value::String(c))
+                        .map_err(|_| AppError::invalid("component", "must be css, ha_service or rbp"))
+                })
+                .transpose();
+            let action = (|| -> Result<Action, AppError> {
+                Ok(match op.as_str() {
+                    "force_outage" => Action::ForceOutage { resource_location: need(&rl, "resource_location")?, connector: connector.clone() },
+                    "clear_outage" => Action::ClearOutage { resource_location: need(&rl, "resource_location")?, connector: connector.clone() },
+                    "cut_cloud_link" | "restore_cloud_link" => Action::CloudLink {
+                        resource_location: need(&rl, "resource_location")?,
+                        connector: connector.clone(),
+                        up: op == "restore_cloud_link",
+                    },
+                    "restart" => Action::ConnectorRestart { connector: need(&connector, "connector")? },
+                    "fail" => Action::ConnectorFail { connector: need(&connector, "connector")?, component: component.clone()? },
+                    "recover" => Action::ConnectorRecover { connector: need(&connector, "connector")?, component: component.clone()? },
+                    "test_launch" => Action::TestLaunch { resource: need(&resource, "resource")?, user: Some(user.username.clone()) },
+                    _ => return Err(AppError::invalid(
+                        "op",
+                        "must be force_outage, clear_outage, cut_cloud_link, restore_cloud_link, restart, fail, recover or test_launch",
+                    )),
+                })
+            })();
+            let result = match action {
+                Ok(action) => services.runtime.apply(action, &user.username).await.map(|_| ()).map_err(AppError::from),
+                Err(e) => Err(e),
+            };
+            record(&services, &user.username, &action_name, &args, &result).await;
+            result
+        }
+        .await,
+    )
+}

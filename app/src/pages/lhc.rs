@@ -1,0 +1,102 @@
+//! Resource locations: one row per RL with its HA state, elected secondary broker, connectors
+//! and VDA registrations; also the overview card.
+
+use engine::lhc::{HaState, RlView};
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::api::lhc::lhc_overview;
+use crate::components::charts::state_class;
+use crate::components::live::use_refresh;
+use crate::pages::LoadError;
+
+/// Seconds between re-reads of the overview (wall clock).
+const REFRESH_MS: u32 = 2_000;
+
+/// A state badge.
+#[component]
+pub fn HaBadge(state: HaState) -> impl IntoView {
+    view! { <span class=format!("badge ha {}", state_class(state)) data-state=state.as_str()>{state.label()}</span> }
+}
+
+fn rows(rls: Vec<RlView>) -> impl IntoView {
+    rls.into_iter()
+        .map(|rl| {
+            let warnings = rl.warnings.iter().map(|w| w.message.clone()).collect::<Vec<_>>();
+            view! {
+                <tr data-rl=rl.id.clone()>
+                    <td><a href=format!("/lhc/{}", rl.id)>{rl.name.clone()}</a><div class="muted small">{rl.id.clone()}</div></td>
+                    <td><HaBadge state=rl.ha_state/></td>
+                    <td class="mono">{rl.elected.clone().unwrap_or_else(|| "none".into())}</td>
+                    <td class="num">{format!("{}/{}", rl.connectors_up, rl.connectors_total)}</td>
+                    <td class="num" data-col="cloud">{rl.on_cloud}</td>
+                    <td class="num" data-col="secondary">{rl.on_secondary}</td>
+                    <td class="num" data-col="unregistered">{rl.unregistered}</td>
+                    <td class="warn-cell">{warnings.into_iter().map(|w| view! { <div>"⚠ " {w}</div> }).collect_view()}</td>
+                </tr>
+            }
+        })
+        .collect_view()
+}
+
+/// The resource locations page.
+#[component]
+pub fn LhcPage() -> impl IntoView {
+    let tick = use_refresh(REFRESH_MS);
+    let rls = Resource::new(move || tick.get(), |_| lhc_overview());
+    view! {
+        <Title text="Resource locations"/>
+        <h1>"Resource locations"</h1>
+        <p class="muted">
+            "Local Host Cache / HA mode of Cloud Connectors. Durations of Pending HA, HA Initial and Pending Recovery are assumed values (the vendor does not publish them); see each resource location for all settings."
+        </p>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match rls.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(list) => view! {
+                        <section class="card">
+                            <table id="rl-table">
+                                <thead><tr>
+                                    <th>"Resource location"</th><th>"HA state"</th><th>"Elected secondary broker"</th>
+                                    <th>"Connectors up"</th><th>"VDAs on cloud"</th><th>"on secondary"</th><th>"unregistered"</th><th>"Warnings"</th>
+                                </tr></thead>
+                                <tbody>{rows(list)}</tbody>
+                            </table>
+                        </section>
+                    }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// The overview card: the HA state of every resource location.
+#[component]
+pub fn LhcCard() -> impl IntoView {
+    let tick = use_refresh(REFRESH_MS);
+    let rls = Resource::new(move || tick.get(), |_| lhc_overview());
+    view! {
+        <section class="card">
+            <h2><a href="/lhc">"Resource locations"</a></h2>
+            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match rls.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(list) => view! {
+                            <ul class="rl-card" id="lhc-card">
+                                {list.into_iter().map(|rl| view! {
+                                    <li data-rl=rl.id.clone()>
+                                        <a href=format!("/lhc/{}", rl.id)>{rl.name.clone()}</a>
+                                        " " <HaBadge state=rl.ha_state/>
+                                        <span class="muted small">{format!(" {} cloud · {} secondary · {} unregistered", rl.on_cloud, rl.on_secondary, rl.unregistered)}</span>
+                                    </li>
+                                }).collect_view()}
+                            </ul>
+                        }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}

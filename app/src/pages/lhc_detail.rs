@@ -1,0 +1,322 @@
+//! One resource location: its connectors (health, StoreFront flag, forced outage, LocalDB,
+//! election rank), the HA-state band and registrations charts, the event log with reasons,
+//! the VDA table (paged on the server), and the operator actions.
+
+use engine::lhc::{ConnectorView, Power, VdaPage};
+use engine::Role;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::Form;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+use crate::api::lhc::{lhc_location, lhc_vdas, LhcAct, VDA_PAGE_SIZE};
+use crate::components::charts::{RegistrationChart, StateBand};
+use crate::components::event_table::EventTable;
+use crate::components::layout::user_allows;
+use crate::components::live::use_refresh;
+use crate::components::pager::Pager;
+use crate::format::sim_time;
+use crate::model::lhc::RlDetail;
+use crate::pages::lhc::HaBadge;
+use crate::pages::{action_error, LoadError};
+
+/// The detail page.
+#[component]
+pub fn LhcDetailPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.read().get("id").unwrap_or_default());
+    let act = ServerAction::<LhcAct>::new();
+    let tick = use_refresh(2_000);
+    let detail = Resource::new(
+        move || (id.get(), tick.get(), act.version().get()),
+        |(id, _, _)| lhc_location(id),
+    );
+    view! {
+        <Title text="Resource location"/>
+        <p><a href="/lhc">"← Resource locations"</a></p>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                let can_act = user_allows(Role::Operator).await;
+                match detail.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(d) => view! { <Detail detail=d act can_act/> }.into_any(),
+                }
+            })}
+        </Transition>
+        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
+        <Vdas id/>
+    }
+}
+
+#[component]
+fn Detail(detail: RlDetail, act: ServerAction<LhcAct>, can_act: bool) -> impl IntoView {
+    let RlDetail {
+        rl,
+        connectors,
+        storefront,
+        resources,
+        now_ms,
+        states,
+        registrations,
+        events,
+    } = detail;
+    let rl_id = rl.id.clone();
+    let forced = connectors.iter().filter(|c| c.forced_outage).count();
+    let on_rl = move |op: &'static str| {
+        let rl_id = rl_id.clone();
+        move |_| {
+            act.dispatch(LhcAct {
+                op: op.to_owned(),
+                resource_location: Some(rl_id.clone()),
+                connector: None,
+                component: None,
+                resource: None,
+            });
+        }
+    };
+    view! {
+        <h1>{rl.name.clone()} " " <HaBadge state=rl.ha_state/></h1>
+        <p class="muted">
+            {format!("{} · in this state since {} · elected secondary broker: {} · candidates: {}",
+                rl.id, sim_time(rl.ha_state_since_ms), rl.elected.clone().unwrap_or_else(|| "none".into()),
+                if rl.candidates.is_empty() { "none".to_owned() } else { rl.candidates.join(" > ") })}
+        </p>
+        {(!rl.warnings.is_empty()).then(|| view! {
+            <section class="card warnings" id="rl-warnings">
+                <ul>{rl.warnings.iter().map(|w| view! { <li>{w.message.clone()}</li> }).collect_view()}</ul>
+            </section>
+        })}
+        {can_act.then(|| view! {
+            <section class="card" id="rl-actions">
+                <h2>"Operator actions"</h2>
+                <div class="controls">
+                    <button class="danger" id="force-outage" on:click=on_rl("force_outage")>"Force outage on this resource location"</button>
+                    <button id="clear-outage" on:click=on_rl("clear_outage") disabled=forced == 0>"Clear forced outage"</button>
+                    <button on:click=on_rl("cut_cloud_link")>"Cut cloud link"</button>
+                    <button on:click=on_rl("restore_cloud_link")>"Restore cloud link"</button>
+                </div>
+                <p class="muted small">
+                    "Forcing the outage sets OutageModeForced = 1 on every Cloud Connector of the resource location, which is how the product tests it. Forcing it on a single connector (below) does not test the resource location: the others keep brokering through the cloud."
+                </p>
+                <LaunchForm resources act rl=rl.id.clone()/>
+            </section>
+        })}
+        <div class="grid">
+            <section class="card">
+                <h2>"HA state over simulated time"</h2>
+                <StateBand points=states now_ms/>
+                <h2 class="spaced">"VDA registrations"</h2>
+                <RegistrationChart points=registrations now_ms/>
+            </section>
+            <section class="card">
+                <h2>"Now"</h2>
+                <table class="counts" id="rl-counts">
+                    <tbody>
+                        <tr><th>"VDAs"</th><td class="num">{rl.vdas_total}</td></tr>
+                        <tr><th>"on cloud"</th><td class="num" data-col="cloud">{rl.on_cloud}</td></tr>
+                        {rl.secondary.iter().map(|(fqdn, n)| view! { <tr><th class="mono">{format!("on {fqdn}")}</th><td class="num">{*n}</td></tr> }).collect_view()}
+                        <tr><th>"unregistered"</th><td class="num" data-col="unregistered">{rl.unregistered}</td></tr>
+                        <tr><th>"next broker"</th><td class="mono">{rl.next_broker.clone()}</td></tr>
+                        <tr><th>"still to re-register"</th><td class="num">{rl.reregistering}</td></tr>
+                        <tr><th>"ADC VIP (CITRIX-XD-DDC)"</th><td>{if rl.adc_vip_up { "UP" } else { "DOWN" }}</td></tr>
+                        <tr><th>"StoreFront AdvancedHealthCheck"</th><td>{if storefront.advanced_health_check { "on" } else { "off" }}</td></tr>
+                    </tbody>
+                </table>
+            </section>
+        </div>
+        <Connectors connectors act can_act rl=rl.id.clone()/>
+        <section class="card">
+            <h2>"Events (with reasons)"</h2>
+            <EventTable rows=events id="rl-events"/>
+        </section>
+    }
+}
+
+#[component]
+fn LaunchForm(resources: Vec<String>, act: ServerAction<LhcAct>, rl: String) -> impl IntoView {
+    let chosen = RwSignal::new(resources.first().cloned().unwrap_or_default());
+    let _ = rl;
+    view! {
+        <div class="controls">
+            <label>"Test launch of "
+                <select on:change=move |ev| chosen.set(event_target_value(&ev))>
+                    {resources.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <button on:click=move |_| {
+                act.dispatch(LhcAct { op: "test_launch".into(), resource_location: None, connector: None, component: None, resource: Some(chosen.get_untracked()) });
+            }>"Launch"</button>
+        </div>
+    }
+}
+
+fn health(ok: bool) -> &'static str {
+    if ok {
+        "✔"
+    } else {
+        "✘"
+    }
+}
+
+#[component]
+fn Connectors(
+    connectors: Vec<ConnectorView>,
+    act: ServerAction<LhcAct>,
+    can_act: bool,
+    rl: String,
+) -> impl IntoView {
+    let send =
+        move |op: &'static str, rl: String, fqdn: String, component: Option<&'static str>| {
+            act.dispatch(LhcAct {
+                op: op.to_owned(),
+                resource_location: Some(rl),
+                connector: Some(fqdn),
+                component: component.map(str::to_owned),
+                resource: None,
+            });
+        };
+    view! {
+        <section class="card">
+            <h2>"Cloud Connectors"</h2>
+            <table id="connector-table">
+                <thead><tr>
+                    <th>"Rank"</th><th>"FQDN"</th><th>"Power"</th><th>"CSS"</th><th>"HA service"</th><th>"RBP"</th>
+                    <th>"StoreFront"</th><th>"Forced outage"</th><th>"Cloud link"</th><th>"HA state"</th>
+                    <th>"LocalDB (last sync)"</th><th>"Registrations"</th>
+                    {can_act.then(|| view! { <th>"Actions"</th> })}
+                </tr></thead>
+                <tbody>
+                    {connectors.into_iter().map(|c| {
+                        let power = match c.power { Power::Up => "up".to_owned(), Power::Restarting { until_ms } => format!("restarting until {}", sim_time(until_ms)), _ => "down".to_owned() };
+                        let (rl1, rl2, rl3, rl4) = (rl.clone(), rl.clone(), rl.clone(), rl.clone());
+                        let (f1, f2, f3, f4) = (c.fqdn.clone(), c.fqdn.clone(), c.fqdn.clone(), c.fqdn.clone());
+                        let forced = c.forced_outage;
+                        let down = !matches!(c.power, Power::Up);
+                        view! {
+                            <tr data-connector=c.fqdn.clone() class:elected=c.elected>
+                                <td class="num">{c.election_rank.map(|r| r.to_string()).unwrap_or_else(|| "—".into())}</td>
+                                <td class="mono">{c.fqdn.clone()} {c.elected.then_some(" ★")}
+                                    {c.excluded_because.clone().map(|w| view! { <div class="muted small">{w}</div> })}
+                                </td>
+                                <td>{power}</td>
+                                <td>{health(c.components.css)}</td>
+                                <td>{health(c.components.ha_service)}</td>
+                                <td>{health(c.components.rbp)}</td>
+                                <td>{if c.storefront_configured { "configured" } else { "not configured" }}</td>
+                                <td>{if forced { "forced" } else { "—" }}</td>
+                                <td>{if !c.cloud_link_up { "cut" } else if c.cloud_lost { "lost" } else { "up" }}</td>
+                                <td>{c.ha_state.map(|s| view! { <HaBadge state=s/> }.into_any()).unwrap_or_else(|| view! { <span class="muted">"no HA detection"</span> }.into_any())}
+                                    {(!c.failed_checks.is_empty()).then(|| view! { <div class="muted small">{c.failed_checks.join(", ")}</div> })}
+                                </td>
+                                <td class="mono">{format!("gen {} ({})", c.localdb.generation, sim_time(c.localdb.last_sync_ms))}</td>
+                                <td class="num">{c.registrations}</td>
+                                {can_act.then(|| view! {
+                                    <td class="row-actions">
+                                        <button on:click=move |_| send(if forced { "clear_outage" } else { "force_outage" }, rl1.clone(), f1.clone(), None)>
+                                            {if forced { "Clear outage" } else { "Force outage" }}
+                                        </button>
+                                        <button on:click=move |_| send("restart", rl2.clone(), f2.clone(), None)>"Restart"</button>
+                                        <button on:click=move |_| send(if down { "recover" } else { "fail" }, rl3.clone(), f3.clone(), None)>
+                                            {if down { "Recover" } else { "Fail" }}
+                                        </button>
+                                        <button on:click=move |_| send("fail", rl4.clone(), f4.clone(), Some("rbp"))>"Fail RBP"</button>
+                                    </td>
+                                })}
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn Vdas(id: Memo<String>) -> impl IntoView {
+    let query = use_query_map();
+    let filters = Memo::new(move |_| {
+        let q = query.read();
+        (
+            q.get("broker"),
+            q.get("maintenance"),
+            q.get("kind"),
+            q.get("page").and_then(|p| p.parse::<u32>().ok()),
+        )
+    });
+    let page = Resource::new(
+        move || (id.get(), filters.get()),
+        |(id, (broker, maintenance, kind, page))| lhc_vdas(id, broker, maintenance, kind, page),
+    );
+    let current = move |k: &str| query.read().get(k).unwrap_or_default();
+    view! {
+        <section class="card">
+            <h2>"VDAs"</h2>
+            <Form method="GET" action="" attr:class="form filters" attr:id="vda-filters">
+                <label>"Broker " <input type="text" name="broker" size="24" placeholder="cloud, secondary, unregistered" prop:value=move || current("broker")/></label>
+                <label>"Maintenance " <select name="maintenance">
+                    <option value="" selected=move || current("maintenance").is_empty()>"any"</option>
+                    <option value="yes" selected=move || current("maintenance") == "yes">"yes"</option>
+                    <option value="no" selected=move || current("maintenance") == "no">"no"</option>
+                </select></label>
+                <label>"Kind " <select name="kind">
+                    <option value="">"any"</option>
+                    {["multi_session", "pooled_vdi", "static"].into_iter().map(|k| view! { <option value=k selected=move || current("kind") == k>{k}</option> }).collect_view()}
+                </select></label>
+                <button type="submit">"Filter"</button>
+            </Form>
+            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match page.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(p) => view! { <VdaTable page=p id=id.get_untracked()/> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn VdaTable(page: VdaPage, id: String) -> impl IntoView {
+    let number = u32::try_from(page.offset / VDA_PAGE_SIZE as usize).unwrap_or(0) + 1;
+    let query = use_query_map();
+    let href = move |n: u32| {
+        let q = query.read_untracked();
+        let keep = ["broker", "maintenance", "kind"]
+            .iter()
+            .filter_map(|k| {
+                q.get(k)
+                    .filter(|v| !v.is_empty())
+                    .map(|v| format!("&{k}={v}"))
+            })
+            .collect::<String>();
+        format!("/lhc/{id}?page={n}{keep}")
+    };
+    view! {
+        <p class="muted" id="vda-total" data-total=page.total.to_string()>{format!("{} VDAs match", page.total)}</p>
+        <table id="vda-table">
+            <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Delivery group"</th><th>"Broker"</th><th>"Sessions"</th><th>"Maintenance"</th><th>"Heartbeat phase"</th></tr></thead>
+            <tbody>
+                {page.rows.into_iter().map(|v| {
+                    let broker = match &v.broker {
+                        engine::lhc::Broker::Cloud => "cloud".to_owned(),
+                        engine::lhc::Broker::Secondary { fqdn } => fqdn.clone(),
+                        engine::lhc::Broker::Unregistered => "unregistered".to_owned(),
+                    };
+                    view! {
+                        <tr>
+                            <td class="mono">{v.name}</td>
+                            <td>{serde_json::to_value(v.kind).ok().and_then(|k| k.as_str().map(str::to_owned)).unwrap_or_default()}</td>
+                            <td>{v.delivery_group}</td>
+                            <td class="mono">{broker}{v.moves_at_next_heartbeat.then_some(" →")}</td>
+                            <td class="num">{format!("{}/{}", v.sessions, v.max_sessions)}</td>
+                            <td>{if v.maintenance { "yes" } else { "" }}</td>
+                            <td class="num">{format!("{} s", v.heartbeat_phase_ms / 1000)}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+        <Pager page=number total=page.total as u64 per_page=VDA_PAGE_SIZE href/>
+    }
+}

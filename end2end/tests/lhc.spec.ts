@@ -1,0 +1,72 @@
+import { expect, test, type Page } from "@playwright/test";
+import { hydrated, signIn } from "./helpers";
+
+async function setSpeed(page: Page, speed: string) {
+  await page.goto("/");
+  await hydrated(page);
+  await page.locator(`#clock-controls [data-speed='${speed}']`).click();
+  await expect(page.locator("#clock-speed")).toHaveText(speed);
+}
+
+async function count(page: Page, col: string): Promise<number> {
+  return Number(await page.locator(`#rl-counts [data-col=${col}]`).textContent());
+}
+
+test("an operator forces an outage on a resource location, watches it, then clears it", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, "operator");
+  await expect(page.locator("#lhc-card [data-rl=rl-paris]")).toContainText("Working Normally");
+  await setSpeed(page, "600x");
+
+  await page.goto("/lhc");
+  await hydrated(page);
+  const row = page.locator("#rl-table [data-rl=rl-paris]");
+  await expect(row.locator(".badge")).toHaveText("Working Normally");
+  await row.getByRole("link").click();
+  await expect(page).toHaveURL(/\/lhc\/rl-paris/);
+  await hydrated(page);
+  const vdas = Number(await page.locator("#vda-total").getAttribute("data-total"));
+  expect(vdas).toBeGreaterThan(0);
+
+  await page.locator("#force-outage").click();
+  const badge = page.locator("h1 .badge");
+  await expect(badge).toHaveAttribute("data-state", /pending_ha|ha_initial|extended_ha/, { timeout: 15_000 });
+  // Every VDA moves to the elected secondary within one VDA heartbeat period (300 s simulated).
+  await expect.poll(() => count(page, "cloud"), { timeout: 30_000 }).toBe(0);
+  await expect(page.locator("#connector-table tr.elected")).toContainText("cc01.paris.example.com");
+  await expect(page.locator("#rl-events")).toContainText("rl.ha_state");
+  await expect(page.locator("#registrations-chart path[data-series=secondary]")).toHaveAttribute("d", / V/);
+
+  await page.locator("#clear-outage").click();
+  await expect(badge).toHaveAttribute("data-state", "working_normally", { timeout: 30_000 });
+  await expect.poll(() => count(page, "cloud"), { timeout: 30_000 }).toBe(vdas);
+  await expect(page.locator("#rl-events")).toContainText("registrations.purged", { timeout: 30_000 });
+
+  await setSpeed(page, "60x");
+});
+
+test("a viewer sees resource locations but no actions, and a forged action gets 403", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.goto("/lhc/rl-tokyo");
+  await hydrated(page);
+  await expect(page.locator("#rl-warnings")).toContainText("not HA-ready");
+  await expect(page.locator("#rl-actions")).toHaveCount(0);
+  const forged = await page.request.post("/api/lhc_act", {
+    form: { op: "force_outage", resource_location: "rl-tokyo" },
+  });
+  expect(forged.status()).toBe(403);
+  await page.reload();
+  await expect(page.locator("#connector-table")).not.toContainText("forced");
+});
+
+test("the VDA table filters on the server and names a bad filter", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.goto("/lhc/rl-paris?kind=pooled_vdi");
+  await hydrated(page);
+  await expect(page.locator("#vda-table tbody tr").first()).toContainText("pooled_vdi");
+  for (const kind of await page.locator("#vda-table tbody tr td:nth-child(2)").allTextContents()) {
+    expect(kind).toBe("pooled_vdi");
+  }
+  await page.goto("/lhc/rl-paris?maintenance=perhaps");
+  await expect(page.locator("#form-error")).toContainText("maintenance");
+});
