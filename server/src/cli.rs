@@ -116,6 +116,9 @@ pub struct SimulateArgs {
     /// Extra timeline of operator actions and faults (TOML `[[actions]]`).
     #[arg(long, env = "SWITCHYARD_SIM_ACTIONS")]
     pub actions: Option<PathBuf>,
+    /// Also record the run and its events in this SQLite database (as `serve` does).
+    #[arg(long, env = "SWITCHYARD_SIM_DATABASE_URL")]
+    pub database_url: Option<String>,
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! `switchyard simulate`: the engines headless, as fast as possible, one JSON object per event
-//! on standard output. Exit status 2 for bad input (scenario, actions, duration).
+//! on standard output; with `--database-url` the run and its events are also recorded in
+//! SQLite, in the same batched transactions as `serve`. Exit status 2 for bad input
+//! (scenario, actions, duration).
 
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -25,6 +27,10 @@ pub fn run(args: &SimulateArgs) -> ExitCode {
             eprintln!("switchyard simulate: cannot write the output: {e}");
             ExitCode::FAILURE
         }
+        Err(Failure::Database(e)) => {
+            eprintln!("switchyard simulate: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -35,6 +41,8 @@ pub enum Failure {
     Input(String),
     /// The output could not be written.
     Output(std::io::Error),
+    /// The database failed.
+    Database(String),
 }
 
 /// Runs the simulation described by `args`, writing JSON lines to `out`.
@@ -51,16 +59,78 @@ pub fn run_inner(args: &SimulateArgs, out: &mut impl Write) -> Result<(), Failur
     let seed = args.seed.unwrap_or(scenario.scenario.seed);
     let mut sim = Simulation::new(&scenario, seed);
     sim.schedule(actions);
+    let mut recorder = match &args.database_url {
+        Some(url) => Some(Recorder::open(url, &scenario.scenario.name, seed)?),
+        None => None,
+    };
     let mut out = BufWriter::new(out);
     let mut t = 0;
     loop {
         t = (t + CHUNK_MS).min(until);
-        for event in sim.advance_to(SimTime(t)) {
+        let events = sim.advance_to(SimTime(t));
+        for event in &events {
             writeln!(out, "{}", event.to_json_line()).map_err(Failure::Output)?;
+        }
+        if let Some(recorder) = &mut recorder {
+            recorder.record(events)?;
         }
         if t >= until {
             break;
         }
     }
+    if let Some(recorder) = recorder {
+        recorder.finish()?;
+    }
     out.flush().map_err(Failure::Output)
+}
+
+/// Records a headless run through the same persistence task as the server.
+struct Recorder {
+    runtime: tokio::runtime::Runtime,
+    batches: Option<tokio::sync::mpsc::Sender<Vec<engine::Event>>>,
+    writer: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Recorder {
+    fn open(url: &str, scenario: &str, seed: u64) -> Result<Self, Failure> {
+        // One worker: the engines run on this thread while SQLite writes on the other.
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::Database(format!("cannot start the async runtime: {e}")))?;
+        let (batches, writer) = runtime
+            .block_on(async {
+                let pool = services::db::connect(url).await?;
+                let run = services::history::create_run(&pool, scenario, seed).await?;
+                let (tx, rx) = tokio::sync::mpsc::channel(64);
+                let writer = tokio::spawn(services::runtime::writer::run(pool, run.id, rx));
+                Ok::<_, services::ServiceError>((tx, writer))
+            })
+            .map_err(|e| Failure::Database(e.to_string()))?;
+        Ok(Recorder {
+            runtime,
+            batches: Some(batches),
+            writer: Some(writer),
+        })
+    }
+
+    fn record(&mut self, events: Vec<engine::Event>) -> Result<(), Failure> {
+        let Some(batches) = &self.batches else {
+            return Ok(());
+        };
+        self.runtime
+            .block_on(batches.send(events))
+            .map_err(|_| Failure::Database("the persistence task stopped".into()))
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        self.batches = None;
+        if let Some(writer) = self.writer.take() {
+            self.runtime
+                .block_on(writer)
+                .map_err(|e| Failure::Database(format!("persistence task failed: {e}")))?;
+        }
+        Ok(())
+    }
 }

@@ -129,3 +129,43 @@ fn user_add_reads_the_password_from_stdin_and_refuses_an_existing_user() {
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
 }
+
+#[test]
+fn simulate_can_record_the_run_in_sqlite() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("sim.db");
+    let url = format!("sqlite://{}", db.display());
+    let out = switchyard()
+        .args([
+            "simulate",
+            "--scenario",
+            &demo(),
+            "--seed",
+            "5",
+            "--until",
+            "1h",
+            "--database-url",
+            &url,
+        ])
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = String::from_utf8_lossy(&out.stdout).lines().count() as i64;
+    let stored: i64 = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("rt")
+        .block_on(async {
+            let pool = services::db::connect(&url).await.expect("db");
+            sqlx::query_scalar("SELECT COUNT(*) FROM events")
+                .fetch_one(&pool)
+                .await
+                .expect("count")
+        });
+    assert!(lines > 0);
+    assert_eq!(stored, lines, "every printed event is stored");
+}
