@@ -150,6 +150,11 @@ fn LaunchForm(resources: Vec<String>, act: ServerAction<LhcAct>, rl: String) -> 
     }
 }
 
+/// The component picked in a connector row (`None`: the whole connector).
+fn chosen_part(v: String) -> Option<String> {
+    (!v.is_empty()).then_some(v)
+}
+
 fn health(ok: bool) -> &'static str {
     if ok {
         "✔"
@@ -165,16 +170,15 @@ fn Connectors(
     can_act: bool,
     rl: String,
 ) -> impl IntoView {
-    let send =
-        move |op: &'static str, rl: String, fqdn: String, component: Option<&'static str>| {
-            act.dispatch(LhcAct {
-                op: op.to_owned(),
-                resource_location: Some(rl),
-                connector: Some(fqdn),
-                component: component.map(str::to_owned),
-                resource: None,
-            });
-        };
+    let send = move |op: &'static str, rl: String, fqdn: String, component: Option<String>| {
+        act.dispatch(LhcAct {
+            op: op.to_owned(),
+            resource_location: Some(rl),
+            connector: Some(fqdn),
+            component,
+            resource: None,
+        });
+    };
     view! {
         <section class="card">
             <h2>"Cloud Connectors"</h2>
@@ -191,7 +195,7 @@ fn Connectors(
                         let (rl1, rl2, rl3, rl4) = (rl.clone(), rl.clone(), rl.clone(), rl.clone());
                         let (f1, f2, f3, f4) = (c.fqdn.clone(), c.fqdn.clone(), c.fqdn.clone(), c.fqdn.clone());
                         let forced = c.forced_outage;
-                        let down = !matches!(c.power, Power::Up);
+                        let target = RwSignal::new(String::new());
                         view! {
                             <tr data-connector=c.fqdn.clone() class:elected=c.elected>
                                 <td class="num">{c.election_rank.map(|r| r.to_string()).unwrap_or_else(|| "—".into())}</td>
@@ -216,10 +220,14 @@ fn Connectors(
                                             {if forced { "Clear outage" } else { "Force outage" }}
                                         </button>
                                         <button on:click=move |_| send("restart", rl2.clone(), f2.clone(), None)>"Restart"</button>
-                                        <button on:click=move |_| send(if down { "recover" } else { "fail" }, rl3.clone(), f3.clone(), None)>
-                                            {if down { "Recover" } else { "Fail" }}
-                                        </button>
-                                        <button on:click=move |_| send("fail", rl4.clone(), f4.clone(), Some("rbp"))>"Fail RBP"</button>
+                                        <select on:change=move |ev| target.set(event_target_value(&ev)) title="What to fail or recover">
+                                            <option value="">"whole connector"</option>
+                                            <option value="css">"CSS"</option>
+                                            <option value="ha_service">"HA service"</option>
+                                            <option value="rbp">"RBP"</option>
+                                        </select>
+                                        <button on:click=move |_| send("fail", rl3.clone(), f3.clone(), chosen_part(target.get_untracked()))>"Fail"</button>
+                                        <button on:click=move |_| send("recover", rl4.clone(), f4.clone(), chosen_part(target.get_untracked()))>"Recover"</button>
                                     </td>
                                 })}
                             </tr>
