@@ -47,6 +47,10 @@ test("an operator forces an outage on a resource location, watches it, then clea
 
 test("a viewer sees resource locations but no actions, and a forged action gets 403", async ({ page }) => {
   await signIn(page, "viewer");
+  await page.goto("/lhc");
+  await expect(page.locator("table.facts")).toContainText("Pending HA");
+  await expect(page.locator("table.facts")).toContainText("(assumed)");
+  await expect(page.locator("table.facts")).toContainText("(documented)");
   await page.goto("/lhc/rl-tokyo");
   await hydrated(page);
   await expect(page.locator("#rl-warnings")).toContainText("not HA-ready");

@@ -176,16 +176,12 @@ pub async fn lhc_vdas(
     page: Option<u32>,
 ) -> Result<VdaPage, AppError> {
     use crate::auth::{finish, signed_in};
+    use crate::model::non_empty;
     use engine::lhc::{BrokerFilter, VdaQuery};
     finish(
         async move {
             let (services, _) = signed_in().await?;
-            let blank = |v: &Option<String>| {
-                v.as_deref()
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_owned)
-            };
+            let blank = |v: &Option<String>| non_empty(v).map(str::to_owned);
             let broker = match blank(&broker).as_deref() {
                 None => None,
                 Some("cloud") => Some(BrokerFilter::Cloud),
@@ -256,12 +252,13 @@ pub async fn lhc_act(
     resource: Option<String>,
 ) -> Result<(), AppError> {
     use crate::auth::{authorize, finish, record};
+    use crate::model::non_empty;
     use engine::Action;
     finish(
         async move {
             let action_name = format!("lhc.{op}");
             let (services, user) = authorize(&action_name, engine::Role::Operator).await?;
-            let blank = |v: Option<String>| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+            let blank = |v: Option<String>| non_empty(&v).map(str::to_owned);
             let (rl, connector, component, resource) =
                 (blank(resource_location), blank(connector), blank(component), blank(resource));
             let args = serde_json::json!({

@@ -125,7 +125,8 @@ pub struct HistoryFilter {
     pub page: u32,
 }
 
-fn non_empty(v: &Option<String>) -> Option<&str> {
+/// A form value with surrounding blanks removed; `None` when nothing is left.
+pub fn non_empty(v: &Option<String>) -> Option<&str> {
     v.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 

@@ -74,17 +74,23 @@ fn Estate(view: EstateView) -> impl IntoView {
                 <ul>{warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
             </section>
         })}
-        {(!facts.is_empty()).then(|| view! {
-            <section class="card">
-                <h2>"Settings"</h2>
-                <table class="facts">
-                    <tbody>
-                        {facts.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
-                    </tbody>
-                </table>
-            </section>
-        })}
+        {(!facts.is_empty()).then(|| view! { <Facts facts/> })}
         {tables.into_iter().map(|t| view! { <Table table=t/> }).collect_view()}
+    }
+}
+
+/// Settings as label / value rows (values say whether a default is documented or assumed).
+#[component]
+pub fn Facts(facts: Vec<(String, String)>) -> impl IntoView {
+    view! {
+        <section class="card">
+            <h2>"Settings"</h2>
+            <table class="facts">
+                <tbody>
+                    {facts.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
+                </tbody>
+            </table>
+        </section>
     }
 }
 

@@ -5,9 +5,11 @@ use engine::lhc::{HaState, RlView};
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::api::estate::configured_estate;
 use crate::api::lhc::lhc_overview;
 use crate::components::charts::state_class;
 use crate::components::live::use_refresh;
+use crate::pages::engine_pending::Facts;
 use crate::pages::LoadError;
 
 /// Seconds between re-reads of the overview (wall clock).
@@ -44,11 +46,12 @@ fn rows(rls: Vec<RlView>) -> impl IntoView {
 pub fn LhcPage() -> impl IntoView {
     let tick = use_refresh(REFRESH_MS);
     let rls = Resource::new(move || tick.get(), |_| lhc_overview());
+    let settings = Resource::new(|| (), |_| configured_estate(engine::EngineId::Lhc));
     view! {
         <Title text="Resource locations"/>
         <h1>"Resource locations"</h1>
         <p class="muted">
-            "Local Host Cache / HA mode of Cloud Connectors. Durations of Pending HA, HA Initial and Pending Recovery are assumed values (the vendor does not publish them); see each resource location for all settings."
+            "Local Host Cache / HA mode of Cloud Connectors. The vendor does not publish the durations of Pending HA, HA Initial and Pending Recovery: those defaults are assumed, the others documented (see Settings below)."
         </p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
@@ -68,6 +71,11 @@ pub fn LhcPage() -> impl IntoView {
                 }
             })}
         </Transition>
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                settings.await.ok().map(|estate| view! { <Facts facts=estate.facts/> })
+            })}
+        </Suspense>
     }
 }
 

@@ -98,7 +98,7 @@ fn Detail(detail: RlDetail, act: ServerAction<LhcAct>, can_act: bool) -> impl In
                 <p class="muted small">
                     "Forcing the outage sets OutageModeForced = 1 on every Cloud Connector of the resource location, which is how the product tests it. Forcing it on a single connector (below) does not test the resource location: the others keep brokering through the cloud."
                 </p>
-                <LaunchForm resources act rl=rl.id.clone()/>
+                <LaunchForm resources act/>
             </section>
         })}
         <div class="grid">
@@ -133,9 +133,8 @@ fn Detail(detail: RlDetail, act: ServerAction<LhcAct>, can_act: bool) -> impl In
 }
 
 #[component]
-fn LaunchForm(resources: Vec<String>, act: ServerAction<LhcAct>, rl: String) -> impl IntoView {
+fn LaunchForm(resources: Vec<String>, act: ServerAction<LhcAct>) -> impl IntoView {
     let chosen = RwSignal::new(resources.first().cloned().unwrap_or_default());
-    let _ = rl;
     view! {
         <div class="controls">
             <label>"Test launch of "
