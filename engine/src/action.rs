@@ -15,8 +15,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use core::net::Ipv4Addr;
+
 use crate::clock::{SimDuration, SimTime};
 use crate::event::EngineId;
+use crate::scenario::lms::LoadFormula;
+use crate::scenario::lms_rules::Rule;
 
 /// One operator action or injected fault. Serialized with a `kind` tag in snake_case.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,6 +128,131 @@ pub enum Action {
         /// `true` turns maintenance on.
         enabled: bool,
     },
+    /// Load management: `users` new users log on, evenly spread over `over` (zero: all at
+    /// once), each launching `app` (or an application drawn from the seeded workload).
+    LogonStorm {
+        /// Users, `1..=100000`.
+        users: u32,
+        /// Spread of the logons.
+        over: SimDuration,
+        /// The application; drawn per user when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        app: Option<String>,
+    },
+    /// Load management: one user launches an application (reconnecting to a disconnected
+    /// session of theirs first).
+    AppLaunch {
+        /// User name.
+        user: String,
+        /// Published application.
+        app: String,
+        /// Client address (for IP-range rules); drawn from the workload's clients when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_ip: Option<Ipv4Addr>,
+    },
+    /// Load management: a server reboots (its sessions end; it is down, then starting, then
+    /// up).
+    ServerReboot {
+        /// Host name (case-insensitive).
+        server: String,
+    },
+    /// Load management: the data collector of a zone crashes (its server goes down and
+    /// reboots); the zone elects another.
+    KillCollector {
+        /// Zone id.
+        zone: String,
+    },
+    /// Load management: a performance counter of a server is held at `percent` for
+    /// `duration`.
+    CounterSpike {
+        /// Host name.
+        server: String,
+        /// Which counter.
+        counter: SpikeCounter,
+        /// Value held, `0..=100`.
+        percent: u8,
+        /// How long, at least 1s.
+        duration: SimDuration,
+    },
+    /// Load management: disconnects connected sessions (they keep counting towards load).
+    DisconnectSessions {
+        /// Every session of this user, or
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user: Option<String>,
+        /// `count` connected sessions of this server (oldest first).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server: Option<String>,
+        /// With `server`: how many, `1..=100000`. Default 1.
+        #[serde(default = "one")]
+        count: u32,
+    },
+    /// Load management: logs sessions off (connected or disconnected).
+    LogoffSessions {
+        /// Every session of this user, or
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user: Option<String>,
+        /// `count` sessions of this server (disconnected first, then oldest).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server: Option<String>,
+        /// With `server`: how many, `1..=100000`. Default 1.
+        #[serde(default = "one")]
+        count: u32,
+    },
+    /// Load management: creates an evaluator, or replaces one (`replaces` names it; a
+    /// built-in keeps its name).
+    EvaluatorSave {
+        /// Name (unique).
+        name: String,
+        /// Rules (at least one; each kind once, application user load once per application).
+        rules: Vec<Rule>,
+        /// The evaluator being edited (renamed when `name` differs); a new one when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        replaces: Option<String>,
+    },
+    /// Load management: deletes a custom evaluator that nothing uses.
+    EvaluatorDelete {
+        /// Name.
+        name: String,
+    },
+    /// Load management: assigns an evaluator to servers and applications.
+    EvaluatorAssign {
+        /// Evaluator name.
+        evaluator: String,
+        /// Hosts that get it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        servers: Vec<String>,
+        /// Applications that get it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        applications: Vec<String>,
+    },
+    /// Load management: removes an application's own evaluator.
+    EvaluatorUnassign {
+        /// Application.
+        application: String,
+    },
+    /// Load management: farm settings.
+    FarmSettings {
+        /// Turns the black-hole fix on or off.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        black_hole_fix: Option<bool>,
+        /// Changes the load-index formula.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formula: Option<LoadFormula>,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A performance counter a spike can hold (SPEC §2 rules 1 and 3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpikeCounter {
+    /// CPU utilization.
+    Cpu,
+    /// Memory usage.
+    Memory,
 }
 
 /// A component of a Cloud Connector that can fail on its own (SPEC §1).
@@ -180,6 +309,18 @@ impl Action {
             Action::ConfigChange { .. } => "config_change",
             Action::VdaLogoff { .. } => "vda_logoff",
             Action::VdaMaintenance { .. } => "vda_maintenance",
+            Action::LogonStorm { .. } => "logon_storm",
+            Action::AppLaunch { .. } => "app_launch",
+            Action::ServerReboot { .. } => "server_reboot",
+            Action::KillCollector { .. } => "kill_collector",
+            Action::CounterSpike { .. } => "counter_spike",
+            Action::DisconnectSessions { .. } => "disconnect_sessions",
+            Action::LogoffSessions { .. } => "logoff_sessions",
+            Action::EvaluatorSave { .. } => "evaluator_save",
+            Action::EvaluatorDelete { .. } => "evaluator_delete",
+            Action::EvaluatorAssign { .. } => "evaluator_assign",
+            Action::EvaluatorUnassign { .. } => "evaluator_unassign",
+            Action::FarmSettings { .. } => "farm_settings",
         }
     }
 
@@ -200,6 +341,18 @@ impl Action {
             | Action::ConfigChange { .. }
             | Action::VdaLogoff { .. }
             | Action::VdaMaintenance { .. } => EngineId::Lhc,
+            Action::LogonStorm { .. }
+            | Action::AppLaunch { .. }
+            | Action::ServerReboot { .. }
+            | Action::KillCollector { .. }
+            | Action::CounterSpike { .. }
+            | Action::DisconnectSessions { .. }
+            | Action::LogoffSessions { .. }
+            | Action::EvaluatorSave { .. }
+            | Action::EvaluatorDelete { .. }
+            | Action::EvaluatorAssign { .. }
+            | Action::EvaluatorUnassign { .. }
+            | Action::FarmSettings { .. } => EngineId::Lms,
         }
     }
 }
@@ -313,6 +466,28 @@ pub enum ActionError {
     /// already forced); the message says why.
     #[error("{0}")]
     NoChange(String),
+    /// A field of the action is out of range or malformed; `message` names the allowed
+    /// values (and, for nested fields such as an evaluator's rules, the exact path).
+    #[error("{field}: {message}")]
+    Invalid {
+        /// The action field.
+        field: &'static str,
+        /// What is wrong and what is allowed.
+        message: String,
+    },
+    /// The action names something this engine does not know (a server, zone, application or
+    /// evaluator).
+    #[error("unknown {what} \"{name}\" (known: {known})")]
+    Unknown {
+        /// The action field.
+        field: &'static str,
+        /// What kind of thing (`server`).
+        what: &'static str,
+        /// The unknown name.
+        name: String,
+        /// Some known names, comma-separated.
+        known: String,
+    },
 }
 
 impl ActionError {
@@ -332,7 +507,9 @@ impl ActionError {
             }
             ActionError::UnknownResource { .. } => Some("resource"),
             ActionError::UnknownVda(_) => Some("vda"),
-            ActionError::Blank(field) => Some(field),
+            ActionError::Blank(field)
+            | ActionError::Invalid { field, .. }
+            | ActionError::Unknown { field, .. } => Some(field),
             ActionError::NoChange(_) => None,
         }
     }

@@ -73,13 +73,14 @@ pub mod core;
 pub mod duration;
 pub mod event;
 pub mod lhc;
+pub mod lms;
 pub mod rng;
 pub mod role;
 pub mod scenario;
 pub mod sim;
 pub mod step;
 
-pub use action::{Action, ActionError, Component, TimedAction};
+pub use action::{Action, ActionError, Component, SpikeCounter, TimedAction};
 pub use clock::{SimDuration, SimTime, Speed, SpeedParseError};
 pub use duration::{format_duration, parse_duration, DurationError};
 pub use event::{EngineId, EngineIdParseError, Event};

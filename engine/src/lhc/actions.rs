@@ -245,10 +245,8 @@ impl LhcEngine {
                     self.vda_maintenance(v, *enabled, now, out);
                 }
             }
-            Action::Note { .. }
-            | Action::HeartbeatPause { .. }
-            | Action::HeartbeatResume { .. }
-            | Action::HeartbeatInterval { .. } => {}
+            // Other engines' actions never reach here (`apply` filters on the engine).
+            _ => {}
         }
     }
 

@@ -153,10 +153,8 @@ impl LhcConfig {
                 .find_vda(vda)
                 .map(|_| ())
                 .ok_or_else(|| ActionError::UnknownVda(vda.clone())),
-            Action::Note { .. }
-            | Action::HeartbeatPause { .. }
-            | Action::HeartbeatResume { .. }
-            | Action::HeartbeatInterval { .. } => Ok(()),
+            // Actions of other engines are checked by their own sections.
+            _ => Ok(()),
         }
     }
 

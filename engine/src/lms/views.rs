@@ -1,0 +1,394 @@
+//! The read-only view types of the load-management engine, as the console receives them.
+//! Every view is `Serialize + Deserialize + Clone`; [`LmsEngine`](super::LmsEngine) builds
+//! them (see `query`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::lms::{ElectionPreference, LoadFormula};
+use crate::scenario::lms_rules::{Rule, ThrottleLevel};
+
+/// The farm now: settings, zones and totals.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FarmView {
+    /// How rule loads combine into the load index.
+    pub formula: LoadFormula,
+    /// A freshly started server reports full load until its services are up.
+    pub black_hole_fix: bool,
+    /// Timings and tables, each marked documented or assumed.
+    pub settings: Vec<SettingView>,
+    /// Per-logon throttling load of each level, strongest first.
+    pub throttle_levels: Vec<(ThrottleLevel, u32)>,
+    /// Zones in configuration order.
+    pub zones: Vec<ZoneView>,
+    /// Servers in all.
+    pub servers_total: u32,
+    /// Servers up (services running, not starting).
+    pub servers_up: u32,
+    /// Servers starting (services not yet up).
+    pub servers_starting: u32,
+    /// Connected sessions in the farm.
+    pub sessions_connected: u32,
+    /// Disconnected sessions in the farm.
+    pub sessions_disconnected: u32,
+    /// Launches placed so far (new sessions and reconnections).
+    pub placements: u64,
+    /// Launches refused (no candidate below 10000).
+    pub rejected: u64,
+    /// Logons still to come from logon storms in progress.
+    pub storm_pending: u32,
+    /// Published applications, configuration order.
+    pub applications: Vec<ApplicationView>,
+}
+
+/// One setting of the farm, as the console lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingView {
+    /// Key as in `[lms]` (`dc_refresh`).
+    pub key: String,
+    /// What it is.
+    pub label: String,
+    /// Value as text (`30s`, `500`).
+    pub value: String,
+    /// `documented` (seed or product documentation) or `assumed` (our default).
+    pub source: String,
+}
+
+/// A published application and its evaluator.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApplicationView {
+    /// Name.
+    pub name: String,
+    /// Its evaluator, if any (applied beside the server's; the higher load wins).
+    pub evaluator: Option<String>,
+    /// Servers that publish it.
+    pub servers: u32,
+    /// Sessions of it in the farm (connected and disconnected).
+    pub sessions: u32,
+}
+
+/// A zone and its data collector.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZoneView {
+    /// Id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Host of the data collector, `None` when no server of the zone can be one.
+    pub collector: Option<String>,
+    /// Election ranking of the last election, best first (hosts).
+    pub ranking: Vec<String>,
+    /// Servers of the zone.
+    pub servers: u32,
+    /// Servers of the zone that are up.
+    pub servers_up: u32,
+    /// Sessions (connected and disconnected) in the zone.
+    pub sessions: u32,
+}
+
+/// Power state of a server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerPower {
+    /// Services running.
+    Up,
+    /// Booted, services still starting (the black-hole window).
+    Starting,
+    /// Down (rebooting or crashed).
+    Down,
+}
+
+/// The load of one rule, at full precision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RuleLoadView {
+    /// Code as in `RuleLoads` (`b`, `d`, `1`, ...).
+    pub code: char,
+    /// The rule tag (`server_user_load`).
+    pub rule: String,
+    /// Rule load `0.0..=10000.0`.
+    pub load: f64,
+}
+
+/// Performance counters of a server (the seeded workload model plus spikes).
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CountersView {
+    /// CPU utilization, percent.
+    pub cpu: f64,
+    /// Memory usage, percent.
+    pub memory: f64,
+    /// Page swaps per second.
+    pub page_swaps: f64,
+    /// Page faults per second.
+    pub page_faults: f64,
+    /// Context switches per second.
+    pub context_switches: f64,
+    /// Disk data I/O, KB/s.
+    pub disk_data_io: f64,
+    /// Disk operations per second.
+    pub disk_operations: f64,
+}
+
+/// One server as the farm page lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ServerView {
+    /// Host name.
+    pub host: String,
+    /// Host id (1-based, configuration order): the product's `name` column and the
+    /// election tie-break.
+    pub host_id: u32,
+    /// Zone id.
+    pub zone: String,
+    /// Evaluator name.
+    pub evaluator: String,
+    /// Published applications.
+    pub apps: Vec<String>,
+    /// Election preference.
+    pub election_preference: ElectionPreference,
+    /// Power state.
+    pub power: ServerPower,
+    /// The server is its zone's data collector.
+    pub collector: bool,
+    /// True load index now (what the server would report), `0..=10000`.
+    pub load: u32,
+    /// Rule loads behind `load`, in evaluator order.
+    pub rule_loads: Vec<RuleLoadView>,
+    /// The load the data collector holds for it (`None`: never reported / unreachable).
+    pub dc_load: Option<u32>,
+    /// When the data collector's value was last updated (simulated ms).
+    pub dc_updated_ms: Option<u64>,
+    /// When the data collector last heard from it (push, ping or request; simulated ms).
+    pub dc_contact_ms: Option<u64>,
+    /// Connected sessions.
+    pub connected: u32,
+    /// Disconnected sessions.
+    pub disconnected: u32,
+    /// Logons in progress (they drive the load-throttling rule).
+    pub logons_in_progress: u32,
+    /// Per-logon throttling load of its level (`LTLoad`), 0 without a throttling rule.
+    pub lt_load: u32,
+    /// Logons in progress counted by throttling (`LTMultiplier`).
+    pub lt_multiplier: u32,
+    /// Data collector's view minus true load (`LoadBias`): how stale the view is.
+    pub load_bias: i32,
+    /// Performance counters now.
+    pub counters: CountersView,
+    /// When the server last started (simulated ms), if it was rebooted.
+    pub started_ms: Option<u64>,
+}
+
+/// Column to sort the servers table by.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerSort {
+    /// Host id (configuration order).
+    #[default]
+    HostId,
+    /// Host name.
+    Host,
+    /// Zone, then host id.
+    Zone,
+    /// True load index.
+    Load,
+    /// Data collector's view of the load.
+    DcLoad,
+    /// Connected + disconnected sessions.
+    Sessions,
+    /// Evaluator name.
+    Evaluator,
+}
+
+/// A page of the servers table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerQuery {
+    /// Only this zone.
+    pub zone: Option<String>,
+    /// Sort column.
+    pub sort: ServerSort,
+    /// Descending order.
+    pub descending: bool,
+    /// Rows to skip.
+    pub offset: u32,
+    /// Rows to return (capped at 500).
+    pub limit: u32,
+}
+
+/// A page of servers and the total matching.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ServerPage {
+    /// Servers matching the query.
+    pub total: u32,
+    /// This page.
+    pub rows: Vec<ServerView>,
+}
+
+/// Connected or disconnected.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionState {
+    /// Connected (in the connected-sessions table).
+    Connected,
+    /// Disconnected (still counts towards load).
+    Disconnected,
+}
+
+/// One session of the dynamic store's session tables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionView {
+    /// User name.
+    pub user: String,
+    /// Server host.
+    pub server: String,
+    /// Application.
+    pub app: String,
+    /// Client address.
+    pub client_ip: String,
+    /// Connected or disconnected.
+    pub state: SessionState,
+    /// When it entered that state (simulated ms).
+    pub since_ms: u64,
+}
+
+/// Which sessions to list.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionQuery {
+    /// Only this server.
+    pub server: Option<String>,
+    /// Only this state.
+    pub state: Option<SessionState>,
+    /// Rows to skip (sessions ordered by user name).
+    pub offset: u32,
+    /// Rows to return (capped at 500).
+    pub limit: u32,
+}
+
+/// A page of sessions and the total matching.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionPage {
+    /// Sessions matching the query.
+    pub total: u32,
+    /// This page.
+    pub rows: Vec<SessionView>,
+}
+
+/// One row of the dynamic store's load table (`LMS_ServerLoadTable`), in the product's
+/// notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadTableRow {
+    /// `name`: host id.
+    pub name: u32,
+    /// `Host`.
+    pub host: String,
+    /// `Zone`.
+    pub zone: String,
+    /// `Load`, lower-case hex (`64`), as the data collector holds it.
+    pub load: String,
+    /// `RealTimeRules`: codes of the rules evaluated live on the collector (`d` when the
+    /// evaluator throttles), empty otherwise.
+    pub real_time_rules: String,
+    /// `LoadBias`, decimal.
+    pub load_bias: i32,
+    /// `LTLoad`, hex.
+    pub lt_load: String,
+    /// `LTMultiplier`, decimal.
+    pub lt_multiplier: u32,
+    /// `RuleLoads`, e.g. `1:3e;d:0;6:6;3:24;` (each rule load / 100, hex, rounded).
+    pub rule_loads: String,
+    /// `ProtocolMask`, hex (ICA and RDP).
+    pub protocol_mask: String,
+}
+
+/// An evaluator, built-in or custom, and where it is assigned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvaluatorView {
+    /// Name.
+    pub name: String,
+    /// `Default` or `Advanced` (editable, not deletable or renamable).
+    pub builtin: bool,
+    /// Rules in order.
+    pub rules: Vec<Rule>,
+    /// Servers using it.
+    pub servers: Vec<String>,
+    /// Applications using it.
+    pub applications: Vec<String>,
+}
+
+/// One server's load index now and under an edited evaluator.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreviewRow {
+    /// Host.
+    pub host: String,
+    /// Load index now.
+    pub now: u32,
+    /// Load index with the edited evaluator.
+    pub edited: u32,
+}
+
+/// Where placements went in a preview, per server (only servers that got some).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlacementCount {
+    /// Host.
+    pub host: String,
+    /// Placements.
+    pub count: u32,
+}
+
+/// The what-if of an evaluator edit: indexes now vs edited, and where the next launches go.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvaluatorPreview {
+    /// The application the launches were for.
+    pub app: String,
+    /// Launches simulated on each side.
+    pub launches: u32,
+    /// Servers whose evaluator (server or application) is the edited one.
+    pub rows: Vec<PreviewRow>,
+    /// Placements with the evaluators as they are.
+    pub placements_now: Vec<PlacementCount>,
+    /// Placements with the edited evaluator.
+    pub placements_edited: Vec<PlacementCount>,
+    /// Launches refused with the evaluators as they are.
+    pub rejected_now: u32,
+    /// Launches refused with the edited evaluator.
+    pub rejected_edited: u32,
+}
+
+/// Sessions per server at one instant of a black-hole A/B run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbPoint {
+    /// Simulated ms since the storm began.
+    pub t_ms: u64,
+    /// Sessions (connected + disconnected) per server, in [`AbRun::servers`] order.
+    pub sessions: Vec<u32>,
+}
+
+/// One side of the black-hole A/B.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbRun {
+    /// The fix was on.
+    pub fix: bool,
+    /// Servers, host order of the series.
+    pub servers: Vec<String>,
+    /// One point per sample (every 15 simulated seconds).
+    pub series: Vec<AbPoint>,
+    /// Launches placed.
+    pub placed: u32,
+    /// Launches refused.
+    pub rejected: u32,
+    /// Sessions the rebooted server received.
+    pub on_rebooted: u32,
+    /// Largest share of the storm's sessions any one server got, percent.
+    pub max_share_pct: u32,
+}
+
+/// The black-hole A/B: the same seeded storm after a reboot, fix on and off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbReport {
+    /// The rebooted server.
+    pub server: String,
+    /// Users in the storm.
+    pub users: u32,
+    /// Storm length, ms.
+    pub over_ms: u64,
+    /// With the fix.
+    pub fix_on: AbRun,
+    /// Without the fix.
+    pub fix_off: AbRun,
+}
