@@ -31,7 +31,9 @@ use leptos_router::path;
 use crate::components::layout::Layout;
 use crate::pages::{
     audit::AuditPage, dashboard::Dashboard, engine_pending::EnginePending, history::HistoryPage,
-    lhc::LhcPage, lhc_detail::LhcDetailPage, login::LoginPage, users::UsersPage,
+    lhc::LhcPage, lhc_detail::LhcDetailPage, lms::LmsPage, lms_black_hole::LmsBlackHolePage,
+    lms_evaluators::LmsEvaluatorsPage, lms_server::LmsServerPage, lms_store::LmsStorePage,
+    login::LoginPage, users::UsersPage,
 };
 
 /// The name of the browser bundle (`/pkg/switchyard.{js,wasm,css}`).
@@ -73,7 +75,11 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/users") view=|| view! { <Layout><UsersPage/></Layout> }/>
                 <Route path=path!("/lhc") view=|| view! { <Layout><LhcPage/></Layout> }/>
                 <Route path=path!("/lhc/:id") view=|| view! { <Layout><LhcDetailPage/></Layout> }/>
-                <Route path=path!("/lms") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Lms/></Layout> }/>
+                <Route path=path!("/lms") view=|| view! { <Layout><LmsPage/></Layout> }/>
+                <Route path=path!("/lms/servers/:host") view=|| view! { <Layout><LmsServerPage/></Layout> }/>
+                <Route path=path!("/lms/store") view=|| view! { <Layout><LmsStorePage/></Layout> }/>
+                <Route path=path!("/lms/evaluators") view=|| view! { <Layout><LmsEvaluatorsPage/></Layout> }/>
+                <Route path=path!("/lms/black-hole") view=|| view! { <Layout><LmsBlackHolePage/></Layout> }/>
                 <Route path=path!("/gslb") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Gslb/></Layout> }/>
                 <Route path=path!("/autoscale") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Autoscale/></Layout> }/>
             </Routes>

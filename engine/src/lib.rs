@@ -64,7 +64,7 @@
 //!
 //! [`clock`] (simulated time, speed), [`duration`] (duration texts), [`rng`], [`event`],
 //! [`action`], [`scenario`] (the TOML format and its validation), [`step`] (the trait),
-//! [`core`] (the heartbeat engine), [`lhc`] (Local Host Cache / HA mode), [`sim`] (the run).
+//! [`core`] (the heartbeat engine), [`lhc`] (Local Host Cache / HA mode), [`lms`] (load management), [`sim`] (the run).
 //! [`role`] holds the console's user roles, shared by the server and the browser bundle.
 
 pub mod action;
@@ -85,6 +85,7 @@ pub use clock::{SimDuration, SimTime, Speed, SpeedParseError};
 pub use duration::{format_duration, parse_duration, DurationError};
 pub use event::{EngineId, EngineIdParseError, Event};
 pub use lhc::LhcEngine;
+pub use lms::LmsEngine;
 pub use rng::Rng;
 pub use role::{Role, UnknownRole};
 pub use scenario::{parse_actions, ConfigError, FieldPath, Scenario, ScenarioError, Warning};

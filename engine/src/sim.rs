@@ -10,6 +10,7 @@ use crate::clock::SimTime;
 use crate::core::CoreEngine;
 use crate::event::{EngineId, Event};
 use crate::lhc::LhcEngine;
+use crate::lms::LmsEngine;
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::step::Engine;
@@ -28,6 +29,7 @@ pub struct Simulation {
     started: bool,
     core: CoreEngine,
     lhc: LhcEngine,
+    lms: LmsEngine,
     /// Pending actions keyed by (time, scheduling order).
     timeline: BTreeMap<(SimTime, u64), TimedAction>,
     scheduled: u64,
@@ -46,6 +48,7 @@ impl Simulation {
             started: false,
             core: CoreEngine::new(&scenario.core, &rng),
             lhc: LhcEngine::new(&scenario.lhc, &rng),
+            lms: LmsEngine::new(&scenario.lms, &rng),
             timeline: BTreeMap::new(),
             scheduled: 0,
         };
@@ -76,6 +79,11 @@ impl Simulation {
     /// The Local Host Cache / HA engine (read-only): resource locations, connectors, VDAs.
     pub fn lhc(&self) -> &LhcEngine {
         &self.lhc
+    }
+
+    /// The load-management engine (read-only): farm, servers, sessions, evaluators.
+    pub fn lms(&self) -> &LmsEngine {
+        &self.lms
     }
 
     /// Number of actions scheduled and not yet applied.
@@ -222,11 +230,11 @@ impl Simulation {
         Err(ActionError::Unhandled(action.kind()))
     }
 
-    fn engines(&self) -> [&dyn Engine; 2] {
-        [&self.core, &self.lhc]
+    fn engines(&self) -> [&dyn Engine; 3] {
+        [&self.core, &self.lhc, &self.lms]
     }
 
-    fn engines_mut(&mut self) -> [&mut dyn Engine; 2] {
-        [&mut self.core, &mut self.lhc]
+    fn engines_mut(&mut self) -> [&mut dyn Engine; 3] {
+        [&mut self.core, &mut self.lhc, &mut self.lms]
     }
 }

@@ -110,15 +110,33 @@ pub struct SimulateArgs {
     /// Seed (default: the scenario's).
     #[arg(long, env = "SWITCHYARD_SIM_SEED")]
     pub seed: Option<u64>,
-    /// Simulated time to run for, e.g. `30m`, `2h`, `1d`.
-    #[arg(long, env = "SWITCHYARD_SIM_UNTIL")]
-    pub until: String,
+    /// Simulated time to run for, e.g. `30m`, `2h`, `1d` (not with `--black-hole-ab`).
+    #[arg(
+        long,
+        env = "SWITCHYARD_SIM_UNTIL",
+        required_unless_present = "black_hole_ab"
+    )]
+    pub until: Option<String>,
     /// Extra timeline of operator actions and faults (TOML `[[actions]]`).
     #[arg(long, env = "SWITCHYARD_SIM_ACTIONS")]
     pub actions: Option<PathBuf>,
     /// Also record the run and its events in this SQLite database (as `serve` does).
     #[arg(long, env = "SWITCHYARD_SIM_DATABASE_URL")]
     pub database_url: Option<String>,
+    /// Instead of a run: the black-hole A/B of load management. Reboots this server, then runs
+    /// the same seeded logon storm with the fix on and off, and prints both sides as one JSON
+    /// object (sessions per server every 15 s).
+    #[arg(long, value_name = "SERVER", conflicts_with_all = ["until", "actions", "database_url"])]
+    pub black_hole_ab: Option<String>,
+    /// Users of the A/B's storm.
+    #[arg(long, default_value_t = 60, requires = "black_hole_ab")]
+    pub storm_users: u32,
+    /// Spread of the A/B's storm.
+    #[arg(long, default_value = "2m", requires = "black_hole_ab")]
+    pub storm_over: String,
+    /// Application of the A/B's storm (drawn per user when absent).
+    #[arg(long, requires = "black_hole_ab")]
+    pub storm_app: Option<String>,
 }
 
 #[cfg(test)]

@@ -7,6 +7,9 @@
 //! required) → [`live`], [`export`], [`health`] → [`simulate`] and [`users`] (the other
 //! sub-commands).
 
+// The route tree of the whole UI is one deep type.
+#![recursion_limit = "256"]
+
 pub mod cli;
 pub mod export;
 pub mod gate;

@@ -45,18 +45,56 @@ pub enum Failure {
     Database(String),
 }
 
+/// The black-hole A/B: one JSON object on `out`, a one-line summary per side on stderr.
+fn black_hole_ab(
+    args: &SimulateArgs,
+    scenario: &engine::Scenario,
+    seed: u64,
+    server: &str,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let over = parse_duration(&args.storm_over)
+        .map_err(|e| Failure::Input(format!("--storm-over: {e}")))?;
+    let report = engine::lms::black_hole_ab(
+        scenario,
+        seed,
+        server,
+        args.storm_users,
+        over,
+        args.storm_app.as_deref(),
+    )
+    .map_err(|e| Failure::Input(format!("--black-hole-ab: {e}")))?;
+    for side in [&report.fix_off, &report.fix_on] {
+        eprintln!(
+            "fix {}: {} of {} sessions on {} (busiest server {} %), {} refused",
+            if side.fix { "on " } else { "off" },
+            side.on_rebooted,
+            side.placed,
+            report.server,
+            side.max_share_pct,
+            side.rejected
+        );
+    }
+    let json =
+        serde_json::to_string(&report).map_err(|e| Failure::Output(std::io::Error::other(e)))?;
+    writeln!(out, "{json}").map_err(Failure::Output)
+}
+
 /// Runs the simulation described by `args`, writing JSON lines to `out`.
 pub fn run_inner(args: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     let (scenario, _) =
         load_scenario(Some(&args.scenario)).map_err(|e| Failure::Input(e.to_string()))?;
-    let until = parse_duration(&args.until)
+    let seed = args.seed.unwrap_or(scenario.scenario.seed);
+    if let Some(server) = &args.black_hole_ab {
+        return black_hole_ab(args, &scenario, seed, server, out);
+    }
+    let until = parse_duration(args.until.as_deref().unwrap_or_default())
         .map_err(|e| Failure::Input(format!("--until: {e}")))?
         .0;
     let actions = match &args.actions {
         Some(path) => load_actions(path, &scenario).map_err(|e| Failure::Input(e.to_string()))?,
         None => Vec::new(),
     };
-    let seed = args.seed.unwrap_or(scenario.scenario.seed);
     let mut sim = Simulation::new(&scenario, seed);
     sim.schedule(actions);
     let mut recorder = match &args.database_url {

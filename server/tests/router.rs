@@ -260,3 +260,137 @@ async fn resource_location_actions_are_role_checked_validated_and_audited() {
         && r.actor == "viewer"
         && r.outcome.starts_with("refused")));
 }
+
+#[tokio::test]
+async fn load_management_actions_are_role_checked_validated_and_audited() {
+    let app = app().await;
+    let viewer = app.sign_in("viewer").await;
+    let operator = app.sign_in("operator").await;
+    let admin = app.sign_in("admin").await;
+
+    let forged = app
+        .post_form(
+            "/api/lms_act",
+            "input[op]=reboot&input[server]=XA-01",
+            Some(&viewer),
+        )
+        .await;
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+
+    let zero = app
+        .post_form(
+            "/api/lms_act",
+            "input[op]=logon_storm&input[count]=0&input[over]=1m",
+            Some(&operator),
+        )
+        .await;
+    assert_eq!(zero.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let text = body_text(zero).await;
+    assert!(
+        text.contains("count") && text.contains("between 1 and 100000"),
+        "{text}"
+    );
+
+    let unknown = app
+        .post_form(
+            "/api/lms_act",
+            "input[op]=reboot&input[server]=XA-99",
+            Some(&operator),
+        )
+        .await;
+    assert_eq!(unknown.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body_text(unknown).await.contains("XA-99"));
+
+    let storm = app
+        .post_form(
+            "/api/lms_act",
+            "input[op]=logon_storm&input[count]=10&input[over]=0s&input[app]=Word",
+            Some(&operator),
+        )
+        .await;
+    assert_eq!(storm.status(), StatusCode::OK);
+    // The storm's logons are placed as the clock moves; all at once, load throttling (5000
+    // per logon in progress at the default level) fills both servers after two logons each.
+    app.services.runtime.step("test").await.expect("step");
+    let (sessions, placed, refused) = app
+        .services
+        .runtime
+        .query(|sim| {
+            let farm = sim.lms().farm();
+            (
+                farm.sessions_connected + farm.sessions_disconnected,
+                farm.placements,
+                farm.rejected,
+            )
+        })
+        .await
+        .expect("query");
+    assert_eq!((sessions, placed, refused), (4, 4, 6));
+
+    // The evaluator editor is admin-only and validates before storing anything.
+    let rules = r#"[{"rule":"cpu_utilization","low":"10","high":"150"}]"#;
+    let body = format!("replaces=Advanced&name=Advanced&rules={}", urlencode(rules));
+    let as_operator = app
+        .post_form("/api/lms_evaluator_save", &body, Some(&operator))
+        .await;
+    assert_eq!(as_operator.status(), StatusCode::FORBIDDEN);
+    let invalid = app
+        .post_form("/api/lms_evaluator_save", &body, Some(&admin))
+        .await;
+    assert_eq!(invalid.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body_text(invalid).await.contains("rules[0].high"));
+    let unchanged = app
+        .services
+        .runtime
+        .query(|sim| sim.lms().evaluator("Advanced").map(|e| e.rules))
+        .await
+        .expect("query");
+    assert_eq!(
+        unchanged,
+        engine::scenario::lms_rules::builtin_rules("Advanced")
+    );
+
+    let rules = r#"[{"rule":"cpu_utilization","low":"0","high":"5"},{"rule":"load_throttling","level":"high"}]"#;
+    let body = format!("replaces=Advanced&name=Advanced&rules={}", urlencode(rules));
+    let saved = app
+        .post_form("/api/lms_evaluator_save", &body, Some(&admin))
+        .await;
+    assert_eq!(saved.status(), StatusCode::OK);
+    let rules_now = app
+        .services
+        .runtime
+        .query(|sim| sim.lms().evaluator("Advanced").map(|e| e.rules.len()))
+        .await
+        .expect("query");
+    assert_eq!(rules_now, Some(2));
+
+    let in_use = app
+        .post_form("/api/lms_evaluator_delete", "name=Default", Some(&admin))
+        .await;
+    assert_eq!(in_use.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
+    let (rows, _) = services::audit::list(&app.services.pool, 0, 50)
+        .await
+        .expect("audit");
+    for (action, actor, ok) in [
+        ("lms.reboot", "viewer", false),
+        ("lms.logon_storm", "operator", true),
+        ("lms.evaluator_save", "operator", false),
+        ("lms.evaluator_save", "admin", true),
+    ] {
+        assert!(
+            rows.iter()
+                .any(|r| r.action == action && r.actor == actor && (r.outcome == "ok") == ok),
+            "{action} by {actor}"
+        );
+    }
+}
+
+fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

@@ -169,3 +169,44 @@ fn simulate_can_record_the_run_in_sqlite() {
     assert!(lines > 0);
     assert_eq!(stored, lines, "every printed event is stored");
 }
+
+#[test]
+fn the_black_hole_ab_runs_from_the_command_line() {
+    let out = switchyard()
+        .args([
+            "simulate",
+            "--scenario",
+            &demo(),
+            "--black-hole-ab",
+            "XA-PAR-02",
+            "--storm-users",
+            "60",
+            "--storm-over",
+            "2m",
+        ])
+        .output()
+        .expect("run switchyard");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let on_rebooted = |side: &str| report[side]["on_rebooted"].as_u64().unwrap_or(0);
+    assert!(
+        on_rebooted("fix_off") > 2 * on_rebooted("fix_on"),
+        "without the fix the rebooted server swallows the storm: {report}"
+    );
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        summary.contains("fix off") && summary.contains("fix on"),
+        "{summary}"
+    );
+
+    let unknown = switchyard()
+        .args(["simulate", "--scenario", &demo(), "--black-hole-ab", "NOPE"])
+        .output()
+        .expect("run switchyard");
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("NOPE"));
+}

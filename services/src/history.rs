@@ -95,6 +95,9 @@ pub struct EventFilter {
     pub from_ms: Option<u64>,
     /// Latest simulated time, inclusive.
     pub to_ms: Option<u64>,
+    /// The details JSON text contains this text (a plain substring match, e.g.
+    /// `"host":"XA-01"` to find the events that list a server among their candidates).
+    pub details_contains: Option<String>,
 }
 
 /// A persisted event.
@@ -142,6 +145,11 @@ fn push_where(q: &mut QueryBuilder<'_, Sqlite>, f: &EventFilter) {
     }
     if let Some(to) = f.to_ms {
         q.push(" AND t_ms <= ").push_bind(to as i64);
+    }
+    if let Some(text) = &f.details_contains {
+        q.push(" AND instr(details, ")
+            .push_bind(text.clone())
+            .push(") > 0");
     }
 }
 

@@ -32,6 +32,7 @@ pub fn store_filter(
         kinds: Vec::new(),
         from_ms: filter.from_ms,
         to_ms: filter.to_ms,
+        details_contains: None,
     }
 }
 

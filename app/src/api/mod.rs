@@ -7,4 +7,5 @@ pub mod clock;
 pub mod estate;
 pub mod history;
 pub mod lhc;
+pub mod lms;
 pub mod session;

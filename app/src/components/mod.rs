@@ -5,4 +5,5 @@ pub mod clock_panel;
 pub mod event_table;
 pub mod layout;
 pub mod live;
+pub mod lms_charts;
 pub mod pager;

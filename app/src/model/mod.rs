@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::AppError;
 
 pub mod lhc;
+pub mod lms;
 
 /// The signed-in user as the UI sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

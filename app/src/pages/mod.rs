@@ -6,6 +6,11 @@ pub mod engine_pending;
 pub mod history;
 pub mod lhc;
 pub mod lhc_detail;
+pub mod lms;
+pub mod lms_black_hole;
+pub mod lms_evaluators;
+pub mod lms_server;
+pub mod lms_store;
 pub mod login;
 pub mod users;
 

@@ -20,7 +20,12 @@ pub(crate) struct ActionsFile {
 /// Checks every action against the scenario: the actor (if given) is not blank, and each
 /// action fits its engine's configuration (e.g. the heartbeat exists).
 pub fn validate_actions(actions: &[TimedAction], scenario: &Scenario) -> Result<(), ConfigError> {
+    // Evaluators created earlier in the timeline may be named by later actions.
+    let mut created: Vec<String> = Vec::new();
     for (i, timed) in actions.iter().enumerate() {
+        if let Action::EvaluatorSave { name, .. } = &timed.action {
+            created.push(name.clone());
+        }
         let path = FieldPath::root("actions").index(i);
         if let Some(actor) = &timed.actor {
             non_empty(actor, path.key("actor"))?;
@@ -33,6 +38,7 @@ pub fn validate_actions(actions: &[TimedAction], scenario: &Scenario) -> Result<
             action => match action.engine() {
                 EngineId::Core => scenario.core.check_action(action),
                 EngineId::Lhc => scenario.lhc.check_action(action),
+                EngineId::Lms => scenario.lms.check_action_with(action, &created),
                 // Engines without actions yet accept nothing else; unreachable for now.
                 _ => Ok(()),
             },

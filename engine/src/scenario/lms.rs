@@ -3,12 +3,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{fail, known, non_empty, unique};
+use super::check::{fail, in_range, known, non_empty, unique};
 use super::error::{ConfigError, FieldPath};
 use super::lms_rules::{builtin_rules, Rule, ADVANCED_EVALUATOR, DEFAULT_EVALUATOR};
+pub use super::lms_workload::{CounterModel, RecurringStorm, ThrottleTable, WorkloadConfig};
+use crate::clock::SimDuration;
 
-/// `[lms]`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// `[lms]`. Timing defaults: `push_threshold`, `dc_refresh`, `ping_after`, `request_after`
+/// [seed 004]; the others are assumed [our default] (see `docs/LMS.md`). Simulated time 0 is
+/// a Monday, 00:00 (for scheduling rules).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LmsConfig {
     /// How rule loads combine into the load index. Default `sum` [seed 004].
@@ -16,6 +20,36 @@ pub struct LmsConfig {
     /// A freshly started server reports full load until its services are up (the fix of the
     /// black hole effect). Default `true`.
     pub black_hole_fix: bool,
+    /// A member pushes its load when it moved this much since its last push, `1..=10000`.
+    /// Default 500 [seed 004].
+    pub push_threshold: u32,
+    /// The data collector refreshes its own values (and checks on its members) this often.
+    /// Default `30s` [seed 004].
+    pub dc_refresh: SimDuration,
+    /// The data collector pings a member silent this long. Default `60s` [seed 004].
+    pub ping_after: SimDuration,
+    /// The data collector requests the values of a member with no update this long. Default
+    /// `300s` [seed 004].
+    pub request_after: SimDuration,
+    /// Performance counters are sampled (and members check the push threshold) this often.
+    /// Default `30s` (assumed).
+    pub counter_interval: SimDuration,
+    /// A `load.sample` per server (for the charts) at most this often. Default `5m`
+    /// (assumed).
+    pub sample_interval: SimDuration,
+    /// How long a logon takes on a server that is up. Default `30s` (assumed).
+    pub logon_duration: SimDuration,
+    /// How long a rebooting server is down. Default `60s` (assumed).
+    pub reboot_duration: SimDuration,
+    /// How long a booted server takes to start its services. Default `3m` (assumed).
+    pub services_start: SimDuration,
+    /// Logons on a starting server take this many times longer, `1..=100`. Default 4
+    /// (assumed).
+    pub starting_logon_factor: u32,
+    /// `[lms.throttle]`: per-logon load of each throttling level (assumed).
+    pub throttle: ThrottleTable,
+    /// `[lms.workload]`: the seeded workload model (assumed).
+    pub workload: WorkloadConfig,
     /// `[[lms.zones]]`.
     pub zones: Vec<ZoneConfig>,
     /// `[[lms.evaluators]]`: custom evaluators (`Default` and `Advanced` always exist).
@@ -31,6 +65,18 @@ impl Default for LmsConfig {
         LmsConfig {
             formula: LoadFormula::Sum,
             black_hole_fix: true,
+            push_threshold: 500,
+            dc_refresh: SimDuration::from_secs(30),
+            ping_after: SimDuration::from_secs(60),
+            request_after: SimDuration::from_secs(300),
+            counter_interval: SimDuration::from_secs(30),
+            sample_interval: SimDuration::from_mins(5),
+            logon_duration: SimDuration::from_secs(30),
+            reboot_duration: SimDuration::from_secs(60),
+            services_start: SimDuration::from_mins(3),
+            starting_logon_factor: 4,
+            throttle: ThrottleTable::default(),
+            workload: WorkloadConfig::default(),
             zones: Vec::new(),
             evaluators: Vec::new(),
             servers: Vec::new(),
@@ -132,7 +178,7 @@ impl LmsConfig {
             .or_else(|| builtin_rules(name))
     }
 
-    fn evaluator_names(&self) -> Vec<&str> {
+    pub(crate) fn evaluator_names(&self) -> Vec<&str> {
         let mut names = vec![DEFAULT_EVALUATOR, ADVANCED_EVALUATOR];
         names.extend(self.evaluators.iter().map(|e| e.name.as_str()));
         names
@@ -141,6 +187,7 @@ impl LmsConfig {
     /// Checks ids and names, rules, and references to zones, evaluators and applications.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let root = FieldPath::root("lms");
+        self.validate_timing(&root)?;
         let zone_path = |i: usize| root.key("zones").index(i);
         for (i, z) in self.zones.iter().enumerate() {
             non_empty(&z.id, zone_path(i).key("id"))?;
@@ -175,6 +222,34 @@ impl LmsConfig {
             }
         }
         self.validate_servers(&root, &evaluators)
+    }
+
+    fn validate_timing(&self, root: &FieldPath) -> Result<(), ConfigError> {
+        in_range(self.push_threshold, 1, 10_000, root.key("push_threshold"))?;
+        let timers = [
+            ("dc_refresh", self.dc_refresh),
+            ("ping_after", self.ping_after),
+            ("request_after", self.request_after),
+            ("counter_interval", self.counter_interval),
+            ("sample_interval", self.sample_interval),
+            ("logon_duration", self.logon_duration),
+            ("reboot_duration", self.reboot_duration),
+            ("services_start", self.services_start),
+        ];
+        for (name, value) in timers {
+            if value < SimDuration::from_secs(1) {
+                return fail(root.key(name), format!("must be at least 1s; got {value}"));
+            }
+        }
+        in_range(
+            self.starting_logon_factor,
+            1,
+            100,
+            root.key("starting_logon_factor"),
+        )?;
+        self.throttle.validate(&root.key("throttle"))?;
+        let apps: Vec<&str> = self.applications.iter().map(|a| a.name.as_str()).collect();
+        self.workload.validate(&root.key("workload"), &apps)
     }
 
     fn validate_evaluators(&self, root: &FieldPath) -> Result<(), ConfigError> {

@@ -66,3 +66,4 @@ pub fn kinds(events: &[Event]) -> Vec<(u64, String, String)> {
 }
 
 pub mod lhc;
+pub mod lms;

@@ -40,6 +40,24 @@ resources = ["Desktop"]
 
 [[lhc.delivery_groups]]
 id = "dg"
+
+[[lms.zones]]
+id = "z1"
+name = "Zone 1"
+
+[[lms.applications]]
+name = "Word"
+
+[[lms.servers]]
+host = "XA-01"
+zone = "z1"
+apps = ["Word"]
+
+[[lms.servers]]
+host = "XA-02"
+zone = "z1"
+evaluator = "Advanced"
+apps = ["Word"]
 "#;
 
 pub struct TestApp {

@@ -154,7 +154,12 @@ impl RuntimeHandle {
             reply,
         })
         .await?
-        .map_err(|e| ServiceError::invalid(e.field().unwrap_or("action"), e.to_string()))
+        .map_err(|e| match e {
+            engine::ActionError::Invalid { field, message } => {
+                ServiceError::invalid(field, message)
+            }
+            e => ServiceError::invalid(e.field().unwrap_or("action"), e.to_string()),
+        })
     }
 
     /// Reads the simulation's state with `look` (engine views, paged listings). It runs on the

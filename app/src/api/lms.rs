@@ -1,0 +1,745 @@
+//! Load management: the farm, its servers and sessions, the dynamic store, the evaluator
+//! editor with its what-if preview, the operator actions and the black-hole A/B.
+
+use engine::lms::views::{AbReport, EvaluatorPreview, ServerPage, SessionPage};
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::lms::{DynamicStore, EvaluatorsPage, FarmPage, ServerDetail};
+
+/// Server rows per page of the farm page.
+pub const SERVER_PAGE_SIZE: u32 = 25;
+/// Session rows per page.
+pub const SESSION_PAGE_SIZE: u32 = 25;
+/// Launches simulated by the evaluator preview.
+pub const PREVIEW_LAUNCHES: u32 = 100;
+
+/// Validates a 1-based page number.
+#[cfg(feature = "ssr")]
+fn page_offset(page: Option<u32>, per_page: u32) -> Result<u32, AppError> {
+    match page.unwrap_or(1) {
+        0 => Err(AppError::invalid("page", "must be 1 or more")),
+        p => Ok((p - 1).saturating_mul(per_page)),
+    }
+}
+
+/// The farm: settings, zones and their data collectors, applications, totals.
+#[server(endpoint = "lms_farm")]
+pub async fn lms_farm() -> Result<FarmPage, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            Ok(services
+                .runtime
+                .query(|sim| FarmPage {
+                    farm: sim.lms().farm(),
+                    now_ms: sim.now().as_millis(),
+                })
+                .await?)
+        }
+        .await,
+    )
+}
+
+/// One page of the servers table. `sort` is host_id, host, zone, load, dc_load, sessions or
+/// evaluator; `page` from 1.
+#[server(endpoint = "lms_servers")]
+pub async fn lms_servers(
+    zone: Option<String>,
+    sort: Option<String>,
+    desc: Option<bool>,
+    page: Option<u32>,
+) -> Result<ServerPage, AppError> {
+    use crate::auth::{finish, signed_in};
+    use crate::model::non_empty;
+    use engine::lms::views::{ServerQuery, ServerSort};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let sort = match non_empty(&sort) {
+                None => ServerSort::HostId,
+                Some(s) => serde_json::from_value(serde_json::Value::String(s.to_owned()))
+                    .map_err(|_| {
+                        AppError::invalid(
+                            "sort",
+                            "must be host_id, host, zone, load, dc_load, sessions or evaluator",
+                        )
+                    })?,
+            };
+            let query = ServerQuery {
+                zone: non_empty(&zone).map(str::to_owned),
+                sort,
+                descending: desc.unwrap_or(false),
+                offset: page_offset(page, SERVER_PAGE_SIZE)?,
+                limit: SERVER_PAGE_SIZE,
+            };
+            Ok(services
+                .runtime
+                .query(move |sim| sim.lms().servers(&query))
+                .await?)
+        }
+        .await,
+    )
+}
+
+/// One page of sessions, of one server and/or in one state (`connected` or `disconnected`).
+#[server(endpoint = "lms_sessions")]
+pub async fn lms_sessions(
+    server: Option<String>,
+    state: Option<String>,
+    page: Option<u32>,
+) -> Result<SessionPage, AppError> {
+    use crate::auth::{finish, signed_in};
+    use crate::model::non_empty;
+    use engine::lms::views::SessionQuery;
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let state = non_empty(&state)
+                .map(|s| {
+                    serde_json::from_value(serde_json::Value::String(s.to_owned())).map_err(|_| {
+                        AppError::invalid("state", "must be connected or disconnected")
+                    })
+                })
+                .transpose()?;
+            let query = SessionQuery {
+                server: non_empty(&server).map(str::to_owned),
+                state,
+                offset: page_offset(page, SESSION_PAGE_SIZE)?,
+                limit: SESSION_PAGE_SIZE,
+            };
+            Ok(services
+                .runtime
+                .query(move |sim| sim.lms().sessions(&query))
+                .await?)
+        }
+        .await,
+    )
+}
+
+/// One server: now, its load samples, the placements that chose or skipped it, its
+/// sessions and events.
+#[server(endpoint = "lms_server")]
+pub async fn lms_server(host: String) -> Result<ServerDetail, AppError> {
+    use crate::auth::{finish, signed_in};
+    use engine::lms::views::SessionQuery;
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let wanted = host.clone();
+            let now = services
+                .runtime
+                .query(move |sim| {
+                    let lms = sim.lms();
+                    lms.server(&wanted).map(|server| {
+                        let sessions = lms.sessions(&SessionQuery {
+                            server: Some(server.host.clone()),
+                            limit: SESSION_PAGE_SIZE,
+                            ..SessionQuery::default()
+                        });
+                        (server, sessions, lms.farm().formula, sim.now().as_millis())
+                    })
+                })
+                .await?;
+            let Some((server, sessions, formula, now_ms)) = now else {
+                return Err(AppError::NotFound(format!("no server `{host}`")));
+            };
+            let h = history::read(&services, &server.host).await?;
+            Ok(ServerDetail {
+                server,
+                formula,
+                now_ms,
+                samples: h.samples,
+                placements: h.placements,
+                sessions,
+                events: h.events,
+            })
+        }
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+mod history {
+    use services::history::{latest_in_time_order, query_events, EventFilter};
+    use services::Services;
+
+    use crate::error::AppError;
+    use crate::model::lms::{parse_placement, parse_sample, LoadSample, PlacementRow};
+    use crate::model::EventRow;
+
+    /// Samples read back for the chart.
+    const SAMPLES: i64 = 600;
+    /// Placements listed.
+    const PLACEMENTS: i64 = 50;
+    /// Events listed.
+    const EVENTS: i64 = 50;
+
+    pub struct ServerHistory {
+        pub samples: Vec<LoadSample>,
+        pub placements: Vec<PlacementRow>,
+        pub events: Vec<EventRow>,
+    }
+
+    fn details(text: &str) -> serde_json::Value {
+        serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
+    }
+
+    pub async fn read(services: &Services, host: &str) -> Result<ServerHistory, AppError> {
+        let run_id = services.runtime.run().id;
+        let base = EventFilter {
+            run_id,
+            engine: Some("lms".into()),
+            ..Default::default()
+        };
+        let samples = latest_in_time_order(
+            &services.pool,
+            &EventFilter {
+                subject: Some(host.to_owned()),
+                kind: Some("load.sample".into()),
+                ..base.clone()
+            },
+            SAMPLES,
+        )
+        .await?
+        .iter()
+        .filter_map(|r| {
+            parse_sample(
+                u64::try_from(r.t_ms).unwrap_or_default(),
+                &details(&r.details),
+            )
+        })
+        .collect();
+        // Placements naming the server: chosen (subject) or among the candidates.
+        let placed = EventFilter {
+            kind: Some("session.placed".into()),
+            details_contains: Some(format!("\"host\":\"{host}\"")),
+            ..base.clone()
+        };
+        let (rows, _) = query_events(&services.pool, &placed, 0, PLACEMENTS).await?;
+        let placements = rows
+            .iter()
+            .filter_map(|r| {
+                parse_placement(
+                    u64::try_from(r.t_ms).unwrap_or_default(),
+                    &details(&r.details),
+                    host,
+                )
+            })
+            .collect();
+        let log = EventFilter {
+            subject: Some(host.to_owned()),
+            ..base
+        };
+        let (rows, _) = query_events(&services.pool, &log, 0, EVENTS).await?;
+        Ok(ServerHistory {
+            samples,
+            placements,
+            events: rows.into_iter().map(EventRow::from).collect(),
+        })
+    }
+}
+
+/// The dynamic store: the load table and the session tables in the product's notation, and
+/// a `qfarm /load` list.
+#[server(endpoint = "lms_store")]
+pub async fn lms_store(
+    connected_page: Option<u32>,
+    disconnected_page: Option<u32>,
+) -> Result<DynamicStore, AppError> {
+    use crate::auth::{finish, signed_in};
+    use engine::lms::views::{SessionQuery, SessionState};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let query = |state, page| -> Result<SessionQuery, AppError> {
+                Ok(SessionQuery {
+                    server: None,
+                    state: Some(state),
+                    offset: page_offset(page, SESSION_PAGE_SIZE)?,
+                    limit: SESSION_PAGE_SIZE,
+                })
+            };
+            let connected = query(SessionState::Connected, connected_page)?;
+            let disconnected = query(SessionState::Disconnected, disconnected_page)?;
+            Ok(services
+                .runtime
+                .query(move |sim| {
+                    let lms = sim.lms();
+                    let load_table = lms.load_table();
+                    let qfarm = load_table
+                        .iter()
+                        .map(|row| (row.host.clone(), u32::from_str_radix(&row.load, 16).ok()))
+                        .collect();
+                    DynamicStore {
+                        load_table,
+                        connected: lms.sessions(&connected),
+                        disconnected: lms.sessions(&disconnected),
+                        qfarm,
+                        now_ms: sim.now().as_millis(),
+                    }
+                })
+                .await?)
+        }
+        .await,
+    )
+}
+
+/// The evaluators with their assignments, and the servers and applications to assign.
+#[server(endpoint = "lms_evaluators")]
+pub async fn lms_evaluators() -> Result<EvaluatorsPage, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            Ok(services
+                .runtime
+                .query(|sim| {
+                    let lms = sim.lms();
+                    let farm = lms.farm();
+                    let servers = lms
+                        .servers(&engine::lms::views::ServerQuery {
+                            limit: u32::MAX,
+                            ..Default::default()
+                        })
+                        .rows
+                        .into_iter()
+                        .map(|s| s.host)
+                        .collect();
+                    EvaluatorsPage {
+                        evaluators: lms.evaluators(),
+                        servers,
+                        applications: farm.applications.into_iter().map(|a| a.name).collect(),
+                    }
+                })
+                .await?)
+        }
+        .await,
+    )
+}
+
+/// Parses the editor's rules (a JSON list of [`RuleDraft`](crate::model::lms::RuleDraft)).
+#[cfg(feature = "ssr")]
+fn parse_rules(rules: &str) -> Result<Vec<engine::scenario::lms_rules::Rule>, AppError> {
+    let drafts: Vec<crate::model::lms::RuleDraft> = serde_json::from_str(rules)
+        .map_err(|e| AppError::invalid("rules", format!("is not a list of rules: {e}")))?;
+    if drafts.is_empty() {
+        return Err(AppError::invalid(
+            "rules",
+            "an evaluator needs at least one rule",
+        ));
+    }
+    drafts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| d.to_rule(i))
+        .collect()
+}
+
+/// What-if of an evaluator edit: every affected server's load index now and with the edit,
+/// and where the next launches of `app` would go on each side. Changes nothing.
+#[server(endpoint = "lms_evaluator_preview")]
+pub async fn lms_evaluator_preview(
+    replaces: Option<String>,
+    name: String,
+    rules: String,
+    app: Option<String>,
+) -> Result<EvaluatorPreview, AppError> {
+    use crate::auth::{finish, signed_in};
+    use crate::model::non_empty;
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let rules = parse_rules(&rules)?;
+            let replaces = non_empty(&replaces).map(str::to_owned);
+            let app = non_empty(&app).map(str::to_owned);
+            let preview = services
+                .runtime
+                .query(move |sim| {
+                    sim.lms().preview_evaluator(
+                        replaces.as_deref(),
+                        name.trim(),
+                        &rules,
+                        app.as_deref(),
+                        PREVIEW_LAUNCHES,
+                    )
+                })
+                .await?;
+            preview.map_err(|e| match e {
+                engine::ActionError::Invalid { field, message } => {
+                    AppError::invalid(field, message)
+                }
+                e => AppError::invalid(e.field().unwrap_or("evaluator"), e.to_string()),
+            })
+        }
+        .await,
+    )
+}
+
+/// Creates an evaluator (`replaces` empty) or replaces one. Admin only; audited.
+#[server(endpoint = "lms_evaluator_save")]
+pub async fn lms_evaluator_save(
+    replaces: Option<String>,
+    name: String,
+    rules: String,
+) -> Result<(), AppError> {
+    use crate::auth::{authorize, finish, record};
+    use crate::model::non_empty;
+    finish(
+        async move {
+            let (services, user) = authorize("lms.evaluator_save", engine::Role::Admin).await?;
+            let args = serde_json::json!({ "name": name, "replaces": replaces, "rules": rules });
+            let result = async {
+                let rules = parse_rules(&rules)?;
+                let action = engine::Action::EvaluatorSave {
+                    name: name.trim().to_owned(),
+                    rules,
+                    replaces: non_empty(&replaces).map(str::to_owned),
+                };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            }
+            .await;
+            record(
+                &services,
+                &user.username,
+                "lms.evaluator_save",
+                &args,
+                &result,
+            )
+            .await;
+            result
+        }
+        .await,
+    )
+}
+
+/// Deletes a custom evaluator nothing uses. Admin only; audited.
+#[server(endpoint = "lms_evaluator_delete")]
+pub async fn lms_evaluator_delete(name: String) -> Result<(), AppError> {
+    use crate::auth::{authorize, finish, record};
+    finish(
+        async move {
+            let (services, user) = authorize("lms.evaluator_delete", engine::Role::Admin).await?;
+            let args = serde_json::json!({ "name": name });
+            let result = services
+                .runtime
+                .apply(engine::Action::EvaluatorDelete { name }, &user.username)
+                .await
+                .map(|_| ())
+                .map_err(AppError::from);
+            record(
+                &services,
+                &user.username,
+                "lms.evaluator_delete",
+                &args,
+                &result,
+            )
+            .await;
+            result
+        }
+        .await,
+    )
+}
+
+/// Assigns an evaluator to servers and applications (comma-separated), or removes an
+/// application's own evaluator (`evaluator` empty, one application). Admin only; audited.
+#[server(endpoint = "lms_evaluator_assign")]
+pub async fn lms_evaluator_assign(
+    evaluator: String,
+    servers: Option<String>,
+    applications: Option<String>,
+) -> Result<(), AppError> {
+    use crate::auth::{authorize, finish, record};
+    finish(
+        async move {
+            let (services, user) = authorize("lms.evaluator_assign", engine::Role::Admin).await?;
+            let args = serde_json::json!({ "evaluator": evaluator, "servers": servers, "applications": applications });
+            let list = |v: &Option<String>| -> Vec<String> {
+                v.as_deref()
+                    .unwrap_or_default()
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            };
+            let (servers, applications) = (list(&servers), list(&applications));
+            let result = async {
+                let action = if evaluator.trim().is_empty() {
+                    match (servers.is_empty(), applications.as_slice()) {
+                        (true, [application]) => engine::Action::EvaluatorUnassign {
+                            application: application.clone(),
+                        },
+                        _ => {
+                            return Err(AppError::invalid(
+                                "evaluator",
+                                "choose an evaluator (or leave it empty with exactly one application to remove its evaluator)",
+                            ))
+                        }
+                    }
+                } else {
+                    if servers.is_empty() && applications.is_empty() {
+                        return Err(AppError::invalid("servers", "choose at least one server or application"));
+                    }
+                    engine::Action::EvaluatorAssign {
+                        evaluator: evaluator.trim().to_owned(),
+                        servers,
+                        applications,
+                    }
+                };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            }
+            .await;
+            record(&services, &user.username, "lms.evaluator_assign", &args, &result).await;
+            result
+        }
+        .await,
+    )
+}
+
+/// Farm settings: the black-hole fix (`on` / `off`) and the formula (`sum` / `average`).
+/// Admin only; audited.
+#[server(endpoint = "lms_settings")]
+pub async fn lms_settings(
+    black_hole_fix: Option<String>,
+    formula: Option<String>,
+) -> Result<(), AppError> {
+    use crate::auth::{authorize, finish, record};
+    use crate::model::non_empty;
+    finish(
+        async move {
+            let (services, user) = authorize("lms.farm_settings", engine::Role::Admin).await?;
+            let args = serde_json::json!({ "black_hole_fix": black_hole_fix, "formula": formula });
+            let result = async {
+                let fix = match non_empty(&black_hole_fix) {
+                    None => None,
+                    Some("on") => Some(true),
+                    Some("off") => Some(false),
+                    Some(_) => {
+                        return Err(AppError::invalid("black_hole_fix", "must be on or off"))
+                    }
+                };
+                let formula = non_empty(&formula)
+                    .map(|f| {
+                        serde_json::from_value(serde_json::Value::String(f.to_owned()))
+                            .map_err(|_| AppError::invalid("formula", "must be sum or average"))
+                    })
+                    .transpose()?;
+                let action = engine::Action::FarmSettings {
+                    black_hole_fix: fix,
+                    formula,
+                };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            }
+            .await;
+            record(
+                &services,
+                &user.username,
+                "lms.farm_settings",
+                &args,
+                &result,
+            )
+            .await;
+            result
+        }
+        .await,
+    )
+}
+
+/// The fields an operator action may use, all as typed (checked on the server).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LmsActInput {
+    /// `logon_storm`, `app_launch`, `reboot`, `kill_collector`, `spike`, `disconnect`,
+    /// `logoff`.
+    pub op: String,
+    /// Server host.
+    #[serde(default)]
+    pub server: String,
+    /// Zone id.
+    #[serde(default)]
+    pub zone: String,
+    /// Users of a storm, or sessions to disconnect / log off.
+    #[serde(default)]
+    pub count: String,
+    /// Storm spread or spike length (`5m`).
+    #[serde(default)]
+    pub over: String,
+    /// Application.
+    #[serde(default)]
+    pub app: String,
+    /// Spike counter: `cpu` or `memory`.
+    #[serde(default)]
+    pub counter: String,
+    /// Spike value, percent.
+    #[serde(default)]
+    pub percent: String,
+    /// User.
+    #[serde(default)]
+    pub user: String,
+}
+
+/// An operator action on the farm. Operator role; audited.
+#[server(endpoint = "lms_act")]
+pub async fn lms_act(input: LmsActInput) -> Result<(), AppError> {
+    use crate::auth::{authorize, finish, record};
+    finish(
+        async move {
+            let action_name = format!("lms.{}", input.op);
+            let (services, user) = authorize(&action_name, engine::Role::Operator).await?;
+            let args = serde_json::to_value(&input).unwrap_or_default();
+            let result = async {
+                let action = act::to_action(&input, &user.username)?;
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            }
+            .await;
+            record(&services, &user.username, &action_name, &args, &result).await;
+            result
+        }
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+mod act {
+    use engine::{parse_duration, Action, SimDuration};
+
+    use super::LmsActInput;
+    use crate::error::AppError;
+
+    fn text(v: &str) -> Option<String> {
+        let v = v.trim();
+        (!v.is_empty()).then(|| v.to_owned())
+    }
+
+    fn need(v: &str, field: &str) -> Result<String, AppError> {
+        text(v).ok_or_else(|| AppError::invalid(field, "is required for this action"))
+    }
+
+    fn number(v: &str, field: &str, lo: u32, hi: u32) -> Result<u32, AppError> {
+        v.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (lo..=hi).contains(n))
+            .ok_or_else(|| {
+                AppError::invalid(
+                    field,
+                    format!(
+                        "must be a whole number between {lo} and {hi}; got \"{}\"",
+                        v.trim()
+                    ),
+                )
+            })
+    }
+
+    fn duration(v: &str, field: &str) -> Result<SimDuration, AppError> {
+        parse_duration(v.trim())
+            .map_err(|e| AppError::invalid(field, format!("{e} (e.g. 30s, 5m, 1h)")))
+    }
+
+    /// The engine action an operator's form asks for.
+    pub fn to_action(i: &LmsActInput, username: &str) -> Result<Action, AppError> {
+        Ok(match i.op.as_str() {
+            "logon_storm" => Action::LogonStorm {
+                users: number(&i.count, "count", 1, 100_000)?,
+                over: duration(&i.over, "over")?,
+                app: text(&i.app),
+            },
+            "app_launch" => Action::AppLaunch {
+                user: text(&i.user).unwrap_or_else(|| username.to_owned()),
+                app: need(&i.app, "app")?,
+                client_ip: None,
+            },
+            "reboot" => Action::ServerReboot { server: need(&i.server, "server")? },
+            "kill_collector" => Action::KillCollector { zone: need(&i.zone, "zone")? },
+            "spike" => Action::CounterSpike {
+                server: need(&i.server, "server")?,
+                counter: serde_json::from_value(serde_json::Value::String(i.counter.trim().to_owned()))
+                    .map_err(|_| AppError::invalid("counter", "must be cpu or memory"))?,
+                percent: u8::try_from(number(&i.percent, "percent", 0, 100)?).unwrap_or(100),
+                duration: duration(&i.over, "over")?,
+            },
+            "disconnect" | "logoff" => {
+                let (user, server) = (text(&i.user), text(&i.server));
+                if user.is_some() == server.is_some() {
+                    return Err(AppError::invalid("server", "name either a server or a user"));
+                }
+                let count = if server.is_some() { number(&i.count, "count", 1, 100_000)? } else { 1 };
+                if i.op == "disconnect" {
+                    Action::DisconnectSessions { user, server, count }
+                } else {
+                    Action::LogoffSessions { user, server, count }
+                }
+            }
+            _ => {
+                return Err(AppError::invalid(
+                    "op",
+                    "must be logon_storm, app_launch, reboot, kill_collector, spike, disconnect or logoff",
+                ))
+            }
+        })
+    }
+}
+
+/// The black-hole A/B: the same seeded logon storm right after `server` reboots, with the
+/// fix on and off, on copies of the scenario's farm (the live run is not touched).
+#[server(endpoint = "lms_black_hole_ab")]
+pub async fn lms_black_hole_ab(
+    server: String,
+    users: String,
+    over: String,
+    app: Option<String>,
+) -> Result<AbReport, AppError> {
+    use crate::auth::{authorize, finish};
+    use crate::model::non_empty;
+    finish(
+        async move {
+            let (services, _) = authorize("lms.black_hole_ab", engine::Role::Operator).await?;
+            let users = users
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=5_000).contains(n))
+                .ok_or_else(|| {
+                    AppError::invalid(
+                        "users",
+                        format!(
+                            "must be a whole number between 1 and 5000; got \"{}\"",
+                            users.trim()
+                        ),
+                    )
+                })?;
+            let over = engine::parse_duration(over.trim())
+                .map_err(|e| AppError::invalid("over", format!("{e} (e.g. 2m)")))?;
+            if over > engine::SimDuration::from_secs(3_600) {
+                return Err(AppError::invalid("over", "must be at most 1h"));
+            }
+            let app = non_empty(&app).map(str::to_owned);
+            let scenario = services.scenario.clone();
+            let seed = u64::try_from(services.runtime.run().seed).unwrap_or_default();
+            let report = tokio::task::spawn_blocking(move || {
+                engine::lms::black_hole_ab(
+                    &scenario,
+                    seed,
+                    server.trim(),
+                    users,
+                    over,
+                    app.as_deref(),
+                )
+            })
+            .await
+            .map_err(|_| AppError::Internal)?;
+            report.map_err(|e| match e {
+                engine::ActionError::Invalid { field, message } => {
+                    AppError::invalid(field, message)
+                }
+                e => AppError::invalid(e.field().unwrap_or("server"), e.to_string()),
+            })
+        }
+        .await,
+    )
+}

@@ -1,0 +1,473 @@
+//! What the load-management pages receive: the engine's views plus the series read back from
+//! the persisted `load.sample` and `session.placed` events, and the evaluator editor's draft.
+
+use engine::lms::views::{EvaluatorView, FarmView, LoadTableRow, ServerView, SessionPage};
+use engine::scenario::lms::LoadFormula;
+use serde::{Deserialize, Serialize};
+
+use super::EventRow;
+
+/// One `load.sample` of a server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadSample {
+    /// Simulated ms.
+    pub t_ms: u64,
+    /// True load index.
+    pub load: u32,
+    /// The data collector's view then.
+    pub dc_load: Option<u32>,
+    /// Rule loads by code (`b`, `d`, `1`, ...).
+    pub rules: Vec<(char, f64)>,
+    /// Connected sessions.
+    pub connected: u32,
+    /// Disconnected sessions.
+    pub disconnected: u32,
+}
+
+/// Reads a `load.sample` event's details.
+pub fn parse_sample(t_ms: u64, details: &serde_json::Value) -> Option<LoadSample> {
+    let num = |key: &str| details.get(key).and_then(serde_json::Value::as_u64);
+    let rules = details
+        .get("rules")?
+        .as_object()?
+        .iter()
+        .filter_map(|(code, v)| Some((code.chars().next()?, v.as_f64()?)))
+        .collect();
+    Some(LoadSample {
+        t_ms,
+        load: u32::try_from(num("load")?).ok()?,
+        dc_load: num("dc_load").and_then(|v| u32::try_from(v).ok()),
+        rules,
+        connected: u32::try_from(num("connected").unwrap_or(0)).unwrap_or(0),
+        disconnected: u32::try_from(num("disconnected").unwrap_or(0)).unwrap_or(0),
+    })
+}
+
+/// How much each rule adds to the load index (the stacked chart): the highest rule counts in
+/// full, each other one 5 % (sum formula) or 5 % / n (average formula). The contributions add
+/// up to the index before the 10000 cap. Order: the highest rule first.
+pub fn contributions(rules: &[(char, f64)], formula: LoadFormula) -> Vec<(char, f64)> {
+    let mut sorted: Vec<(char, f64)> = rules.to_vec();
+    sorted.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let others = sorted.len().saturating_sub(1).max(1) as f64;
+    sorted
+        .iter()
+        .enumerate()
+        .map(|(i, (code, load))| {
+            let share = match (i, formula) {
+                (0, _) => 1.0,
+                (_, LoadFormula::Sum) => 0.05,
+                (_, LoadFormula::Average) => 0.05 / others,
+            };
+            (*code, load * share)
+        })
+        .collect()
+}
+
+/// One placement that chose or passed over a server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlacementRow {
+    /// Simulated ms.
+    pub t_ms: u64,
+    /// User.
+    pub user: String,
+    /// Application.
+    pub app: String,
+    /// `least_loaded` or `reconnect`.
+    pub mode: String,
+    /// Server chosen.
+    pub chosen: String,
+    /// This server was chosen.
+    pub chose_this: bool,
+    /// The candidates compared, lowest first, as `HOST load`.
+    pub candidates: Vec<String>,
+    /// Why in one sentence.
+    pub why: String,
+}
+
+/// Reads a `session.placed` event from the point of view of server `host`.
+pub fn parse_placement(t_ms: u64, details: &serde_json::Value, host: &str) -> Option<PlacementRow> {
+    let text = |key: &str| {
+        details
+            .get(key)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    };
+    let chosen = text("chosen")?;
+    let mode = text("mode").unwrap_or_else(|| "least_loaded".into());
+    let candidates: Vec<(String, u64)> = details
+        .get("candidates")
+        .and_then(serde_json::Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|c| {
+                    Some((
+                        c.get("host")?.as_str()?.to_owned(),
+                        c.get("load")?.as_u64()?,
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let chose_this = chosen.eq_ignore_ascii_case(host);
+    let chosen_load = candidates
+        .iter()
+        .find(|(h, _)| *h == chosen)
+        .map(|(_, l)| *l);
+    let mine = candidates
+        .iter()
+        .find(|(h, _)| h.eq_ignore_ascii_case(host))
+        .map(|(_, l)| *l);
+    let why = match (mode.as_str(), chose_this) {
+        ("reconnect", true) => {
+            "the user had a disconnected session here: reconnection wins".to_owned()
+        }
+        ("reconnect", false) => {
+            format!("reconnected to {chosen}, where the user's disconnected session was")
+        }
+        (_, true) => format!(
+            "lowest load index among {} candidates ({})",
+            details
+                .get("considered")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0),
+            chosen_load.map_or_else(|| "?".into(), |l| l.to_string())
+        ),
+        (_, false) => match (mine, chosen_load) {
+            (Some(m), Some(c)) => format!("skipped: load {m} here vs {c} on {chosen}"),
+            _ => format!("skipped: {chosen} was less loaded"),
+        },
+    };
+    Some(PlacementRow {
+        t_ms,
+        user: text("user").unwrap_or_default(),
+        app: text("app").unwrap_or_default(),
+        mode,
+        chosen,
+        chose_this,
+        candidates: candidates.iter().map(|(h, l)| format!("{h} {l}")).collect(),
+        why,
+    })
+}
+
+/// Everything the server detail page shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerDetail {
+    /// The server now.
+    pub server: ServerView,
+    /// The farm's formula (for the contributions).
+    pub formula: LoadFormula,
+    /// Simulated time of this view.
+    pub now_ms: u64,
+    /// Load samples, oldest first.
+    pub samples: Vec<LoadSample>,
+    /// Placements that chose or passed over it, newest first.
+    pub placements: Vec<PlacementRow>,
+    /// Its sessions (first page).
+    pub sessions: SessionPage,
+    /// Its latest events, newest first.
+    pub events: Vec<EventRow>,
+}
+
+/// The farm page's header data: the farm and the evaluators (for the assignment lists).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FarmPage {
+    /// The farm.
+    pub farm: FarmView,
+    /// Simulated time of this view.
+    pub now_ms: u64,
+}
+
+/// The dynamic store view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DynamicStore {
+    /// `LMS_ServerLoadTable`.
+    pub load_table: Vec<LoadTableRow>,
+    /// Connected sessions table (a page).
+    pub connected: SessionPage,
+    /// Disconnected sessions table (a page).
+    pub disconnected: SessionPage,
+    /// `qfarm /load`: host and load index (decimal), as the data collectors hold them.
+    pub qfarm: Vec<(String, Option<u32>)>,
+    /// Simulated time of this view.
+    pub now_ms: u64,
+}
+
+/// The evaluator editor's data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvaluatorsPage {
+    /// Every evaluator.
+    pub evaluators: Vec<EvaluatorView>,
+    /// Every server host (for assignment).
+    pub servers: Vec<String>,
+    /// Every application (for assignment and application user load rules).
+    pub applications: Vec<String>,
+}
+
+/// One rule as typed in the editor: every value is text, checked on the server.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleDraft {
+    /// The rule tag (`cpu_utilization`).
+    pub rule: String,
+    /// Counter rules: low threshold.
+    #[serde(default)]
+    pub low: String,
+    /// Counter rules: high threshold.
+    #[serde(default)]
+    pub high: String,
+    /// User-load rules: full at this many users.
+    #[serde(default)]
+    pub users: String,
+    /// Application user load: the application.
+    #[serde(default)]
+    pub app: String,
+    /// Load throttling: level.
+    #[serde(default)]
+    pub level: String,
+    /// Scheduling: windows, comma- or line-separated.
+    #[serde(default)]
+    pub windows: String,
+    /// IP range: ranges, comma- or line-separated.
+    #[serde(default)]
+    pub ranges: String,
+}
+
+/// The twelve rule tags in the product's order, with their labels.
+pub const RULE_KINDS: [(&str, &str); 12] = [
+    ("application_user_load", "Application User Load"),
+    ("server_user_load", "Server User Load"),
+    ("load_throttling", "Load Throttling"),
+    ("cpu_utilization", "CPU Utilization (%)"),
+    ("context_switches", "Context Switches (/s)"),
+    ("memory_usage", "Memory Usage (%)"),
+    ("page_faults", "Page Faults (/s)"),
+    ("scheduling", "Scheduling"),
+    ("page_swaps", "Page Swaps (/s)"),
+    ("disk_data_io", "Disk Data I/O (KB/s)"),
+    ("disk_operations", "Disk Operations (/s)"),
+    ("ip_range", "IP Range"),
+];
+
+/// Whether a rule tag takes low / high thresholds.
+pub fn is_counter(rule: &str) -> bool {
+    matches!(
+        rule,
+        "cpu_utilization"
+            | "context_switches"
+            | "memory_usage"
+            | "page_faults"
+            | "page_swaps"
+            | "disk_data_io"
+            | "disk_operations"
+    )
+}
+
+impl RuleDraft {
+    /// The draft of an existing rule.
+    pub fn from_rule(rule: &engine::scenario::lms_rules::Rule) -> RuleDraft {
+        use engine::scenario::lms_rules::Rule;
+        let mut d = RuleDraft {
+            rule: rule.name().to_owned(),
+            ..RuleDraft::default()
+        };
+        match rule {
+            Rule::ApplicationUserLoad { app, users } => {
+                d.app = app.clone();
+                d.users = users.to_string();
+            }
+            Rule::ServerUserLoad { users } => d.users = users.to_string(),
+            Rule::LoadThrottling { level } => {
+                d.level = serde_json::to_value(level)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+            }
+            Rule::CpuUtilization(t)
+            | Rule::ContextSwitches(t)
+            | Rule::MemoryUsage(t)
+            | Rule::PageFaults(t)
+            | Rule::PageSwaps(t)
+            | Rule::DiskDataIo(t)
+            | Rule::DiskOperations(t) => {
+                d.low = t.low.to_string();
+                d.high = t.high.to_string();
+            }
+            Rule::Scheduling { windows } => {
+                d.windows = windows
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+            }
+            Rule::IpRange { ranges } => {
+                d.ranges = ranges
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+            }
+        }
+        d
+    }
+
+    /// Turns the draft into a rule; errors name `rules[i].<field>` and the allowed values.
+    /// Ranges (low < high, 0..=100 %, ...) are checked afterwards by the engine.
+    pub fn to_rule(
+        &self,
+        i: usize,
+    ) -> Result<engine::scenario::lms_rules::Rule, crate::error::AppError> {
+        use crate::error::AppError;
+        use engine::scenario::lms_rules::{Rule, Thresholds};
+        let field = |name: &str| format!("rules[{i}].{name}");
+        let number = |name: &str, text: &str, max: u64| -> Result<u64, AppError> {
+            text.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|v| *v <= max)
+                .ok_or_else(|| {
+                    AppError::invalid(
+                        field(name),
+                        format!(
+                            "must be a whole number between 0 and {max}; got \"{}\"",
+                            text.trim()
+                        ),
+                    )
+                })
+        };
+        let users = || -> Result<u32, AppError> {
+            let v = number("users", &self.users, u64::from(u32::MAX))?;
+            u32::try_from(v).map_err(|_| AppError::invalid(field("users"), "too large"))
+        };
+        let thresholds = |max: u64| -> Result<Thresholds, AppError> {
+            Ok(Thresholds {
+                low: number("low", &self.low, max)?,
+                high: number("high", &self.high, max)?,
+            })
+        };
+        let list = |text: &str| -> Vec<String> {
+            text.split([',', '\n'])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        let counter_max = engine::scenario::lms_rules::MAX_COUNTER;
+        Ok(match self.rule.as_str() {
+            "application_user_load" => Rule::ApplicationUserLoad {
+                app: self.app.trim().to_owned(),
+                users: users()?,
+            },
+            "server_user_load" => Rule::ServerUserLoad { users: users()? },
+            "load_throttling" => Rule::LoadThrottling {
+                level: serde_json::from_value(serde_json::Value::String(
+                    self.level.trim().to_owned(),
+                ))
+                .map_err(|_| {
+                    AppError::invalid(
+                        field("level"),
+                        "must be extreme, high, medium_high, medium or medium_low",
+                    )
+                })?,
+            },
+            "cpu_utilization" => Rule::CpuUtilization(thresholds(100)?),
+            "memory_usage" => Rule::MemoryUsage(thresholds(100)?),
+            "context_switches" => Rule::ContextSwitches(thresholds(counter_max)?),
+            "page_faults" => Rule::PageFaults(thresholds(counter_max)?),
+            "page_swaps" => Rule::PageSwaps(thresholds(counter_max)?),
+            "disk_data_io" => Rule::DiskDataIo(thresholds(counter_max)?),
+            "disk_operations" => Rule::DiskOperations(thresholds(counter_max)?),
+            "scheduling" => Rule::Scheduling {
+                windows: list(&self.windows)
+                    .iter()
+                    .map(|w| {
+                        w.parse()
+                            .map_err(|e: engine::scenario::lms_rules::FormatError| {
+                                AppError::invalid(field("windows"), e.to_string())
+                            })
+                    })
+                    .collect::<Result<_, _>>()?,
+            },
+            "ip_range" => Rule::IpRange {
+                ranges: list(&self.ranges)
+                    .iter()
+                    .map(|r| {
+                        r.parse()
+                            .map_err(|e: engine::scenario::lms_rules::FormatError| {
+                                AppError::invalid(field("ranges"), e.to_string())
+                            })
+                    })
+                    .collect::<Result<_, _>>()?,
+            },
+            other => {
+                return Err(AppError::invalid(
+                    field("rule"),
+                    format!(
+                        "unknown rule \"{other}\"; expected one of: {}",
+                        RULE_KINDS.map(|(k, _)| k).join(", ")
+                    ),
+                ))
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::scenario::lms_rules::{builtin_rules, Rule, Thresholds};
+
+    #[test]
+    fn samples_and_contributions() {
+        let d = serde_json::json!({"connected": 3, "dc_load": 250, "disconnected": 1, "load": 6410,
+            "rules": {"1": 6200.0, "3": 3600.0, "6": 600.0}});
+        let s = parse_sample(60_000, &d).expect("sample");
+        assert_eq!(
+            (s.load, s.dc_load, s.connected, s.disconnected),
+            (6410, Some(250), 3, 1)
+        );
+        let c = contributions(&s.rules, LoadFormula::Sum);
+        assert_eq!(c[0], ('1', 6200.0));
+        let total: f64 = c.iter().map(|(_, v)| v).sum();
+        assert!((total - 6410.0).abs() < 1e-9, "{total}");
+        let avg: f64 = contributions(&s.rules, LoadFormula::Average)
+            .iter()
+            .map(|(_, v)| v)
+            .sum();
+        assert!((avg - 6305.0).abs() < 1e-9, "{avg}");
+    }
+
+    #[test]
+    fn placement_rows_explain() {
+        let d = serde_json::json!({"app": "Word", "candidates": [{"host": "A", "load": 100}, {"host": "B", "load": 300}],
+            "chosen": "A", "considered": 2, "mode": "least_loaded", "user": "u1"});
+        let a = parse_placement(5, &d, "A").expect("row");
+        assert!(a.chose_this);
+        assert_eq!(a.why, "lowest load index among 2 candidates (100)");
+        let b = parse_placement(5, &d, "b").expect("row");
+        assert!(!b.chose_this);
+        assert_eq!(b.why, "skipped: load 300 here vs 100 on A");
+    }
+
+    #[test]
+    fn drafts_round_trip_and_name_the_field() {
+        for name in ["Default", "Advanced"] {
+            for (i, rule) in builtin_rules(name).unwrap_or_default().iter().enumerate() {
+                assert_eq!(RuleDraft::from_rule(rule).to_rule(i).as_ref(), Ok(rule));
+            }
+        }
+        let mut d = RuleDraft::from_rule(&Rule::CpuUtilization(Thresholds { low: 10, high: 90 }));
+        d.high = "150".into();
+        assert_eq!(
+            d.to_rule(2).map_err(|e| e.to_string()),
+            Err("rules[2].high: must be a whole number between 0 and 100; got \"150\"".to_owned())
+        );
+        let bad = RuleDraft {
+            rule: "ip_range".into(),
+            ranges: "10.0.0.9-10.0.0.1".into(),
+            ..RuleDraft::default()
+        };
+        assert!(bad.to_rule(0).is_err_and(|e| e
+            .to_string()
+            .starts_with("rules[0].ranges: expected an IPv4 range")));
+    }
+}

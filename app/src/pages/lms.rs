@@ -1,0 +1,418 @@
+//! Load management, the farm page: settings (documented or assumed), zones with their data
+//! collector, applications, operator actions, and the servers table (sortable, paged on the
+//! server). Also the sub-navigation of the section and the overview card.
+
+use engine::lms::views::{FarmView, ServerPage, ServerPower, ServerView};
+use engine::Role;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, SERVER_PAGE_SIZE};
+use crate::components::layout::user_allows;
+use crate::components::live::use_refresh;
+use crate::components::pager::Pager;
+use crate::format::sim_time;
+use crate::model::lms::FarmPage;
+use crate::pages::engine_pending::Facts;
+use crate::pages::{action_error, LoadError};
+
+/// Wall-clock ms between re-reads.
+pub const REFRESH_MS: u32 = 2_000;
+
+/// The section's tabs.
+#[component]
+pub fn LmsNav(current: &'static str) -> impl IntoView {
+    let tabs = [
+        ("/lms", "Farm"),
+        ("/lms/store", "Dynamic store"),
+        ("/lms/evaluators", "Load evaluators"),
+        ("/lms/black-hole", "Black-hole A/B"),
+    ];
+    view! {
+        <nav class="tabs">
+            {tabs.into_iter().map(|(href, label)| view! {
+                <a href=href class:active=current == href>{label}</a>
+            }).collect_view()}
+        </nav>
+    }
+}
+
+/// `12 s`, `3 min`, `2 h` since `then_ms`.
+pub fn age(now_ms: u64, then_ms: Option<u64>) -> String {
+    match then_ms {
+        None => "never".to_owned(),
+        Some(t) => {
+            let s = now_ms.saturating_sub(t) / 1000;
+            match s {
+                0..=119 => format!("{s} s ago"),
+                120..=7_199 => format!("{} min ago", s / 60),
+                _ => format!("{} h ago", s / 3600),
+            }
+        }
+    }
+}
+
+/// A power badge.
+pub fn power_label(power: ServerPower) -> &'static str {
+    match power {
+        ServerPower::Up => "up",
+        ServerPower::Starting => "starting",
+        ServerPower::Down => "down",
+    }
+}
+
+/// The farm page.
+#[component]
+pub fn LmsPage() -> impl IntoView {
+    let tick = use_refresh(REFRESH_MS);
+    let act = ServerAction::<LmsAct>::new();
+    let settings = ServerAction::<LmsSettings>::new();
+    let farm = Resource::new(
+        move || (tick.get(), act.version().get(), settings.version().get()),
+        |_| lms_farm(),
+    );
+    view! {
+        <Title text="Load management"/>
+        <h1>"Load management"</h1>
+        <LmsNav current="/lms"/>
+        <p class="muted">
+            "Zones and zone data collectors, load evaluators, the load index and least-loaded placement (SPEC §2). Placement uses the data collectors' view, which lags the servers' true load between pushes."
+        </p>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                let can_act = user_allows(Role::Operator).await;
+                let is_admin = user_allows(Role::Admin).await;
+                match farm.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(page) => view! { <Farm page act settings can_act is_admin/> }.into_any(),
+                }
+            })}
+        </Transition>
+        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
+        {move || action_error(settings.value().get()).map(|e| view! { <p class="error" id="settings-error">{e}</p> })}
+        <Servers tick/>
+    }
+}
+
+#[component]
+fn Farm(
+    page: FarmPage,
+    act: ServerAction<LmsAct>,
+    settings: ServerAction<LmsSettings>,
+    can_act: bool,
+    is_admin: bool,
+) -> impl IntoView {
+    let FarmPage { farm, now_ms } = page;
+    let FarmView {
+        formula,
+        black_hole_fix,
+        settings: facts,
+        throttle_levels,
+        zones,
+        servers_total,
+        servers_up,
+        servers_starting,
+        sessions_connected,
+        sessions_disconnected,
+        placements,
+        rejected,
+        storm_pending,
+        applications,
+    } = farm;
+    let apps: Vec<String> = applications.iter().map(|a| a.name.clone()).collect();
+    let mut fact_rows: Vec<(String, String)> = facts
+        .into_iter()
+        .map(|s| (s.label, format!("{} ({})", s.value, s.source)))
+        .collect();
+    fact_rows.extend(throttle_levels.into_iter().map(|(level, load)| {
+        (
+            format!(
+                "Load throttling, {} (per logon)",
+                serde_json::to_value(level)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            ),
+            format!("{load} (assumed: the vendor does not publish the numbers)"),
+        )
+    }));
+    let kill = move |zone: String| {
+        act.dispatch(LmsAct {
+            input: LmsActInput {
+                op: "kill_collector".into(),
+                zone,
+                ..LmsActInput::default()
+            },
+        });
+    };
+    let formula_text = serde_json::to_value(formula)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    view! {
+        <div class="grid">
+            <section class="card" id="farm-summary">
+                <h2>"Farm"</h2>
+                <table class="counts">
+                    <tbody>
+                        <tr><th>"Simulated time"</th><td>{sim_time(now_ms)}</td></tr>
+                        <tr><th>"Servers up / starting / total"</th><td class="num" id="servers-up">{format!("{servers_up} / {servers_starting} / {servers_total}")}</td></tr>
+                        <tr><th>"Sessions connected / disconnected"</th><td class="num" id="farm-sessions">{format!("{sessions_connected} / {sessions_disconnected}")}</td></tr>
+                        <tr><th>"Launches placed / refused"</th><td class="num" id="farm-placements">{format!("{placements} / {rejected}")}</td></tr>
+                        <tr><th>"Storm logons still to come"</th><td class="num">{storm_pending}</td></tr>
+                        <tr><th>"Load-index formula"</th><td id="farm-formula">{if formula_text == "sum" { "max + 5 % × sum of the others (seed 004)" } else { "max + 5 % × average of the others (7.x)" }}</td></tr>
+                        <tr><th>"Black-hole fix"</th><td id="farm-fix">{if black_hole_fix { "on: a starting server reports 10000" } else { "off: a starting server reports 0" }}</td></tr>
+                    </tbody>
+                </table>
+                {is_admin.then(|| view! { <SettingsForm settings fix=black_hole_fix formula=formula_text.clone()/> })}
+            </section>
+            <section class="card">
+                <h2>"Zones and data collectors"</h2>
+                <table id="zone-table">
+                    <thead><tr><th>"Zone"</th><th>"Data collector"</th><th>"Election ranking"</th><th>"Servers up"</th><th>"Sessions"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
+                    <tbody>
+                        {zones.into_iter().map(|z| {
+                            let id = z.id.clone();
+                            let has_dc = z.collector.is_some();
+                            view! {
+                                <tr data-zone=z.id.clone()>
+                                    <td>{z.name.clone()}<div class="muted small">{z.id.clone()}</div></td>
+                                    <td class="mono" data-col="collector">{z.collector.clone().unwrap_or_else(|| "none".into())}</td>
+                                    <td class="small">{z.ranking.join(" > ")}</td>
+                                    <td class="num">{format!("{}/{}", z.servers_up, z.servers)}</td>
+                                    <td class="num">{z.sessions}</td>
+                                    {can_act.then(|| view! {
+                                        <td><button class="danger" disabled=!has_dc on:click=move |_| kill(id.clone())>"Kill data collector"</button></td>
+                                    })}
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+                <h2 class="spaced">"Published applications"</h2>
+                <table id="app-table">
+                    <thead><tr><th>"Application"</th><th>"Evaluator"</th><th>"Servers"</th><th>"Sessions"</th></tr></thead>
+                    <tbody>
+                        {applications.into_iter().map(|a| view! {
+                            <tr><td>{a.name}</td><td>{a.evaluator.unwrap_or_else(|| "—".into())}</td><td class="num">{a.servers}</td><td class="num">{a.sessions}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </section>
+        </div>
+        {can_act.then(|| view! { <StormForm act apps/> })}
+        <Facts facts=fact_rows/>
+    }
+}
+
+#[component]
+fn SettingsForm(settings: ServerAction<LmsSettings>, fix: bool, formula: String) -> impl IntoView {
+    let fix_choice = RwSignal::new(if fix { "on" } else { "off" }.to_owned());
+    let formula_choice = RwSignal::new(formula);
+    view! {
+        <div class="controls" id="farm-settings">
+            <label>"Black-hole fix "
+                <select on:change=move |ev| fix_choice.set(event_target_value(&ev))>
+                    <option value="on" selected=fix>"on"</option>
+                    <option value="off" selected=!fix>"off"</option>
+                </select>
+            </label>
+            <label>"Formula "
+                <select on:change=move |ev| formula_choice.set(event_target_value(&ev))>
+                    <option value="sum" selected=move || formula_choice.get_untracked() == "sum">"sum (seed)"</option>
+                    <option value="average" selected=move || formula_choice.get_untracked() == "average">"average (7.x)"</option>
+                </select>
+            </label>
+            <button on:click=move |_| {
+                settings.dispatch(LmsSettings { black_hole_fix: Some(fix_choice.get_untracked()), formula: Some(formula_choice.get_untracked()) });
+            }>"Apply settings"</button>
+        </div>
+    }
+}
+
+#[component]
+fn StormForm(act: ServerAction<LmsAct>, apps: Vec<String>) -> impl IntoView {
+    let users = RwSignal::new("50".to_owned());
+    let over = RwSignal::new("5m".to_owned());
+    let app = RwSignal::new(String::new());
+    let launch_user = RwSignal::new(String::new());
+    let launch_app = RwSignal::new(apps.first().cloned().unwrap_or_default());
+    let options = apps.clone();
+    view! {
+        <section class="card" id="lms-actions">
+            <h2>"Operator actions"</h2>
+            <div class="controls" id="storm-form">
+                <label>"Logon storm: " <input type="number" min="1" max="100000" size="6" name="count" prop:value=users on:input=move |ev| users.set(event_target_value(&ev))/> " users"</label>
+                <label>" over " <input type="text" size="5" name="over" prop:value=over on:input=move |ev| over.set(event_target_value(&ev))/></label>
+                <label>" launching "
+                    <select name="app" on:change=move |ev| app.set(event_target_value(&ev))>
+                        <option value="">"any application (drawn per user)"</option>
+                        {options.into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <button id="storm-start" on:click=move |_| {
+                    act.dispatch(LmsAct { input: LmsActInput {
+                        op: "logon_storm".into(), count: users.get_untracked(), over: over.get_untracked(), app: app.get_untracked(), ..LmsActInput::default()
+                    }});
+                }>"Start storm"</button>
+            </div>
+            <div class="controls">
+                <label>"Launch as user " <input type="text" size="12" placeholder="(you)" prop:value=launch_user on:input=move |ev| launch_user.set(event_target_value(&ev))/></label>
+                <label>" application "
+                    <select on:change=move |ev| launch_app.set(event_target_value(&ev))>
+                        {apps.into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <button on:click=move |_| {
+                    act.dispatch(LmsAct { input: LmsActInput {
+                        op: "app_launch".into(), user: launch_user.get_untracked(), app: launch_app.get_untracked(), ..LmsActInput::default()
+                    }});
+                }>"Launch"</button>
+            </div>
+            <p class="muted small">"A launch reconnects the user to a disconnected session first; otherwise the data collectors pick the least-loaded server that publishes the application, lets the client's address in and is below 10000. Reboots, spikes and disconnections are on each server's page."</p>
+        </section>
+    }
+}
+
+const SORTS: [(&str, &str); 7] = [
+    ("host_id", "Id"),
+    ("host", "Server"),
+    ("zone", "Zone"),
+    ("load", "Load index"),
+    ("dc_load", "DC view"),
+    ("sessions", "Sessions"),
+    ("evaluator", "Evaluator"),
+];
+
+#[component]
+fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
+    let query = use_query_map();
+    let params = Memo::new(move |_| {
+        let q = query.read();
+        (
+            q.get("zone"),
+            q.get("sort"),
+            q.get("desc").map(|d| d == "1"),
+            q.get("page").and_then(|p| p.parse::<u32>().ok()),
+        )
+    });
+    let page = Resource::new(
+        move || (params.get(), tick.get()),
+        |((zone, sort, desc, page), _)| lms_servers(zone, sort, desc, page),
+    );
+    view! {
+        <section class="card">
+            <h2>"Servers"</h2>
+            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match page.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(p) => view! { <ServerTable page=p/> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+/// Rule loads as `code value` pairs (full precision rounded to 0.1 for display).
+pub fn rule_loads_text(server: &ServerView) -> String {
+    server
+        .rule_loads
+        .iter()
+        .map(|r| format!("{}:{:.1}", r.code, r.load))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[component]
+fn ServerTable(page: ServerPage) -> impl IntoView {
+    let query = use_query_map();
+    let current = move |k: &str| query.read_untracked().get(k).unwrap_or_default();
+    let sort = current("sort");
+    let desc = current("desc") == "1";
+    let zone = current("zone");
+    let number = current("page").parse::<u32>().unwrap_or(1).max(1);
+    let zone_q = if zone.is_empty() {
+        String::new()
+    } else {
+        format!("&zone={zone}")
+    };
+    let sort_q = format!(
+        "sort={}&desc={}",
+        if sort.is_empty() { "host_id" } else { &sort },
+        u8::from(desc)
+    );
+    let zq = zone_q.clone();
+    let href = move |n: u32| format!("/lms?{sort_q}{zq}&page={n}");
+    view! {
+        <p class="muted" id="server-total" data-total=page.total.to_string()>{format!("{} servers", page.total)}</p>
+        <table id="server-table">
+            <thead><tr>
+                {SORTS.into_iter().map(|(key, label)| {
+                    let active = sort == key || (sort.is_empty() && key == "host_id");
+                    let next_desc = active && !desc;
+                    let link = format!("/lms?sort={key}&desc={}{zone_q}", u8::from(next_desc));
+                    let arrow = if active { if desc { " ▼" } else { " ▲" } } else { "" };
+                    view! { <th><a href=link data-sort=key>{label}{arrow}</a></th> }
+                }).collect_view()}
+                <th>"%"</th><th>"hex"</th><th>"Rule loads"</th><th>"Power"</th><th>"DC view age"</th><th>"LoadBias"</th>
+            </tr></thead>
+            <tbody>
+                {page.rows.into_iter().map(|s| {
+                    let rules = rule_loads_text(&s);
+                    view! {
+                        <tr data-server=s.host.clone() class:collector=s.collector>
+                            <td class="num">{s.host_id}</td>
+                            <td class="mono"><a href=format!("/lms/servers/{}", s.host)>{s.host.clone()}</a>{s.collector.then_some(" (DC)")}</td>
+                            <td>{s.zone.clone()}</td>
+                            <td class="num" data-col="load">{s.load}</td>
+                            <td class="num" data-col="dc_load">{s.dc_load.map(|l| l.to_string()).unwrap_or_else(|| "—".into())}</td>
+                            <td class="num" data-col="sessions">{format!("{} + {}", s.connected, s.disconnected)}</td>
+                            <td>{s.evaluator.clone()}</td>
+                            <td class="num">{format!("{:.2} %", f64::from(s.load) / 100.0)}</td>
+                            <td class="mono">{format!("{:x}", s.load)}</td>
+                            <td class="mono small">{rules}</td>
+                            <td>{power_label(s.power)}</td>
+                            <td class="small" data-col="dc_age">{s.dc_updated_ms.map(|t| format!("updated at {}", sim_time(t))).unwrap_or_else(|| "never".into())}</td>
+                            <td class="num">{s.load_bias}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+        <Pager page=number total=u64::from(page.total) per_page=SERVER_PAGE_SIZE href/>
+    }
+}
+
+/// The overview card: servers, sessions and each zone's data collector.
+#[component]
+pub fn LmsCard() -> impl IntoView {
+    let tick = use_refresh(REFRESH_MS);
+    let farm = Resource::new(move || tick.get(), |_| lms_farm());
+    view! {
+        <section class="card">
+            <h2><a href="/lms">"Load management"</a></h2>
+            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match farm.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(FarmPage { farm, .. }) => view! {
+                            <div id="lms-card">
+                                <p>{format!("{} of {} servers up · {} connected, {} disconnected sessions · {} placed, {} refused",
+                                    farm.servers_up, farm.servers_total, farm.sessions_connected, farm.sessions_disconnected, farm.placements, farm.rejected)}</p>
+                                <ul>
+                                    {farm.zones.into_iter().map(|z| view! {
+                                        <li>{z.name} ": data collector " <span class="mono">{z.collector.unwrap_or_else(|| "none".into())}</span></li>
+                                    }).collect_view()}
+                                </ul>
+                                <p class="muted small">{if farm.black_hole_fix { "Black-hole fix on" } else { "Black-hole fix OFF" }}</p>
+                            </div>
+                        }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}

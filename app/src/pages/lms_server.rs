@@ -1,0 +1,198 @@
+//! One server of the farm: its load index over time stacked by rule contribution, rule loads
+//! and counters now, the data collector's view and its age, sessions, the placements that
+//! chose or skipped it (and why), its events, and the operator actions on it.
+
+use engine::lms::views::ServerView;
+use engine::Role;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+use crate::api::lms::{lms_server, LmsAct, LmsActInput};
+use crate::components::event_table::EventTable;
+use crate::components::layout::user_allows;
+use crate::components::live::use_refresh;
+use crate::components::lms_charts::{rule_label, StackedLoadChart};
+use crate::format::sim_time;
+use crate::model::lms::ServerDetail;
+use crate::pages::lms::{age, power_label, LmsNav, REFRESH_MS};
+use crate::pages::{action_error, LoadError};
+
+/// The server detail page.
+#[component]
+pub fn LmsServerPage() -> impl IntoView {
+    let params = use_params_map();
+    let host = Memo::new(move |_| params.read().get("host").unwrap_or_default());
+    let act = ServerAction::<LmsAct>::new();
+    let tick = use_refresh(REFRESH_MS);
+    let detail = Resource::new(
+        move || (host.get(), tick.get(), act.version().get()),
+        |(host, _, _)| lms_server(host),
+    );
+    view! {
+        <Title text="Server"/>
+        <LmsNav current=""/>
+        <p><a href="/lms">"← Farm"</a></p>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                let can_act = user_allows(Role::Operator).await;
+                match detail.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(d) => view! { <Detail detail=d act can_act/> }.into_any(),
+                }
+            })}
+        </Transition>
+        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
+    }
+}
+
+#[component]
+fn Detail(detail: ServerDetail, act: ServerAction<LmsAct>, can_act: bool) -> impl IntoView {
+    let ServerDetail {
+        server,
+        formula,
+        now_ms,
+        samples,
+        placements,
+        sessions,
+        events,
+    } = detail;
+    let host = server.host.clone();
+    view! {
+        <h1 class="mono">{server.host.clone()} {server.collector.then_some(" — data collector")}</h1>
+        <p class="muted">{format!("host id {} · zone {} · evaluator {} · {} · publishes {}",
+            server.host_id, server.zone, server.evaluator, power_label(server.power), server.apps.join(", "))}</p>
+        {can_act.then(|| view! { <Actions host=host.clone() act/> })}
+        <div class="grid">
+            <section class="card">
+                <h2>"Load index over simulated time, by rule"</h2>
+                <StackedLoadChart samples formula now_ms/>
+            </section>
+            <Now server=server.clone() now_ms/>
+        </div>
+        <section class="card">
+            <h2>"Placements that chose or skipped it"</h2>
+            <table id="placement-table">
+                <thead><tr><th>"Time"</th><th>"User"</th><th>"Application"</th><th>"Chosen"</th><th>"Why"</th><th>"Candidates (data collector's view)"</th></tr></thead>
+                <tbody>
+                    {placements.is_empty().then(|| view! { <tr><td colspan="6" class="empty">"None yet."</td></tr> })}
+                    {placements.into_iter().map(|p| view! {
+                        <tr class:chosen=p.chose_this data-mode=p.mode.clone()>
+                            <td class="mono">{sim_time(p.t_ms)}</td>
+                            <td>{p.user}</td>
+                            <td>{p.app}</td>
+                            <td class="mono">{p.chosen}</td>
+                            <td>{p.why}</td>
+                            <td class="mono small">{p.candidates.join(" · ")}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+        <section class="card">
+            <h2>{format!("Sessions ({})", sessions.total)}</h2>
+            <table id="session-table">
+                <thead><tr><th>"User"</th><th>"Application"</th><th>"Client"</th><th>"State"</th><th>"Since"</th></tr></thead>
+                <tbody>
+                    {sessions.rows.into_iter().map(|s| view! {
+                        <tr><td>{s.user}</td><td>{s.app}</td><td class="mono">{s.client_ip}</td>
+                            <td>{serde_json::to_value(s.state).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()}</td>
+                            <td class="mono">{sim_time(s.since_ms)}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            {(sessions.total > 25).then(|| view! { <p class="muted small"><a href="/lms/store">"All sessions in the dynamic store view"</a></p> })}
+        </section>
+        <section class="card">
+            <h2>"Events"</h2>
+            <EventTable rows=events id="server-events"/>
+        </section>
+    }
+}
+
+#[component]
+fn Now(server: ServerView, now_ms: u64) -> impl IntoView {
+    let c = server.counters;
+    view! {
+        <section class="card">
+            <h2>"Now"</h2>
+            <table class="counts" id="server-now">
+                <tbody>
+                    <tr><th>"Load index (true)"</th><td class="num" data-col="load">{format!("{} · {:.2} % · 0x{:x}", server.load, f64::from(server.load) / 100.0, server.load)}</td></tr>
+                    <tr><th>"Data collector's view"</th><td class="num" data-col="dc_load">{server.dc_load.map(|l| l.to_string()).unwrap_or_else(|| "—".into())}</td></tr>
+                    <tr><th>"View updated"</th><td>{age(now_ms, server.dc_updated_ms)}</td></tr>
+                    <tr><th>"Last contact (push, ping, request)"</th><td>{age(now_ms, server.dc_contact_ms)}</td></tr>
+                    <tr><th>"LoadBias (view − true)"</th><td class="num">{server.load_bias}</td></tr>
+                    <tr><th>"Sessions connected / disconnected"</th><td class="num" data-col="sessions">{format!("{} / {}", server.connected, server.disconnected)}</td></tr>
+                    <tr><th>"Logons in progress (LTMultiplier)"</th><td class="num">{server.lt_multiplier}</td></tr>
+                    <tr><th>"LTLoad (per logon)"</th><td class="num">{format!("{} (0x{:x})", server.lt_load, server.lt_load)}</td></tr>
+                    {server.started_ms.map(|t| view! { <tr><th>"Last start"</th><td class="mono">{sim_time(t)}</td></tr> })}
+                </tbody>
+            </table>
+            <h2 class="spaced">"Rule loads"</h2>
+            <table class="counts" id="rule-loads">
+                <tbody>
+                    {server.rule_loads.into_iter().map(|r| view! {
+                        <tr data-rule=r.code.to_string()><th>{format!("{} ({})", rule_label(r.code), r.code)}</th><td class="num">{format!("{:.2}", r.load)}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <h2 class="spaced">"Performance counters"</h2>
+            <table class="counts">
+                <tbody>
+                    <tr><th>"CPU"</th><td class="num">{format!("{:.1} %", c.cpu)}</td></tr>
+                    <tr><th>"Memory"</th><td class="num">{format!("{:.1} %", c.memory)}</td></tr>
+                    <tr><th>"Page swaps /s"</th><td class="num">{format!("{:.0}", c.page_swaps)}</td></tr>
+                    <tr><th>"Page faults /s"</th><td class="num">{format!("{:.0}", c.page_faults)}</td></tr>
+                    <tr><th>"Context switches /s"</th><td class="num">{format!("{:.0}", c.context_switches)}</td></tr>
+                    <tr><th>"Disk data I/O KB/s"</th><td class="num">{format!("{:.0}", c.disk_data_io)}</td></tr>
+                    <tr><th>"Disk operations /s"</th><td class="num">{format!("{:.0}", c.disk_operations)}</td></tr>
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn Actions(host: String, act: ServerAction<LmsAct>) -> impl IntoView {
+    let counter = RwSignal::new("cpu".to_owned());
+    let percent = RwSignal::new("95".to_owned());
+    let spike_for = RwSignal::new("10m".to_owned());
+    let count = RwSignal::new("5".to_owned());
+    let send = move |op: &'static str, host: String| {
+        act.dispatch(LmsAct {
+            input: LmsActInput {
+                op: op.into(),
+                server: host,
+                counter: counter.get_untracked(),
+                percent: percent.get_untracked(),
+                over: spike_for.get_untracked(),
+                count: count.get_untracked(),
+                ..LmsActInput::default()
+            },
+        });
+    };
+    let (h1, h2, h3, h4) = (host.clone(), host.clone(), host.clone(), host);
+    view! {
+        <section class="card" id="server-actions">
+            <h2>"Operator actions"</h2>
+            <div class="controls">
+                <button class="danger" id="reboot" on:click=move |_| send("reboot", h1.clone())>"Reboot"</button>
+                <label>" Spike "
+                    <select on:change=move |ev| counter.set(event_target_value(&ev))>
+                        <option value="cpu">"CPU"</option>
+                        <option value="memory">"memory"</option>
+                    </select>
+                </label>
+                <label>" at " <input type="number" min="0" max="100" size="4" prop:value=percent on:input=move |ev| percent.set(event_target_value(&ev))/> " %"</label>
+                <label>" for " <input type="text" size="5" prop:value=spike_for on:input=move |ev| spike_for.set(event_target_value(&ev))/></label>
+                <button id="spike" on:click=move |_| send("spike", h2.clone())>"Spike"</button>
+            </div>
+            <div class="controls">
+                <label><input type="number" min="1" size="5" prop:value=count on:input=move |ev| count.set(event_target_value(&ev))/> " sessions: "</label>
+                <button on:click=move |_| send("disconnect", h3.clone())>"Disconnect"</button>
+                <button on:click=move |_| send("logoff", h4.clone())>"Log off"</button>
+            </div>
+        </section>
+    }
+}

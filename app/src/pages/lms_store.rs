@@ -1,0 +1,117 @@
+//! The dynamic store as the data collectors hold it, in the product's own notation: the load
+//! table (`LMS_ServerLoadTable`: hex `Load`, `RuleLoads`, `LTLoad`, `LoadBias`), the
+//! connected and disconnected session tables, and a `qfarm /load`-style list.
+
+use engine::lms::views::SessionPage;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::api::lms::{lms_store, SESSION_PAGE_SIZE};
+use crate::components::live::use_refresh;
+use crate::components::pager::Pager;
+use crate::format::sim_time;
+use crate::model::lms::DynamicStore;
+use crate::pages::lms::{LmsNav, REFRESH_MS};
+use crate::pages::LoadError;
+
+/// The dynamic store page.
+#[component]
+pub fn LmsStorePage() -> impl IntoView {
+    let tick = use_refresh(REFRESH_MS);
+    let query = use_query_map();
+    let pages = Memo::new(move |_| {
+        let q = query.read();
+        let n = |k: &str| q.get(k).and_then(|p| p.parse::<u32>().ok());
+        (n("cpage"), n("dpage"))
+    });
+    let store = Resource::new(
+        move || (pages.get(), tick.get()),
+        |((c, d), _)| lms_store(c, d),
+    );
+    view! {
+        <Title text="Dynamic store"/>
+        <h1>"Dynamic store"</h1>
+        <LmsNav current="/lms/store"/>
+        <p class="muted">"In-memory tables of the zone data collectors (never written to the data store). Load values are the collectors' view, in hexadecimal as the product shows them; RuleLoads gives each rule's load / 100 in hex, rounded (the engine keeps full precision)."</p>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match store.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(s) => view! { <Store store=s pages=pages.get_untracked()/> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>)) -> impl IntoView {
+    let DynamicStore {
+        load_table,
+        connected,
+        disconnected,
+        qfarm,
+        now_ms,
+    } = store;
+    let (cpage, dpage) = (pages.0.unwrap_or(1).max(1), pages.1.unwrap_or(1).max(1));
+    let qfarm_text = {
+        let mut text = format!(
+            "{:<24}{}\n{:<24}{}\n",
+            "Server Name",
+            "Server Load",
+            "-".repeat(22),
+            "-".repeat(11)
+        );
+        for (host, load) in &qfarm {
+            let load = load.map_or_else(|| "unknown".to_owned(), |l| l.to_string());
+            text.push_str(&format!("{host:<24}{load}\n"));
+        }
+        text
+    };
+    view! {
+        <section class="card">
+            <h2>{format!("LMS_ServerLoadTable at {}", sim_time(now_ms))}</h2>
+            <table id="load-table" class="mono">
+                <thead><tr><th>"name"</th><th>"Host"</th><th>"Zone"</th><th>"Load"</th><th>"RealTimeRules"</th><th>"LoadBias"</th><th>"LTLoad"</th><th>"LTMultiplier"</th><th>"RuleLoads"</th><th>"ProtocolMask"</th></tr></thead>
+                <tbody>
+                    {load_table.into_iter().map(|r| view! {
+                        <tr data-server=r.host.clone()>
+                            <td>{r.name}</td><td>{r.host.clone()}</td><td>{r.zone}</td><td data-col="load">{r.load}</td>
+                            <td>{r.real_time_rules}</td><td>{r.load_bias}</td><td>{r.lt_load}</td><td>{r.lt_multiplier}</td>
+                            <td data-col="rule_loads">{r.rule_loads}</td><td>{r.protocol_mask}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+        <div class="grid">
+            <section class="card">
+                <h2>"qfarm /load"</h2>
+                <pre id="qfarm">{qfarm_text}</pre>
+            </section>
+            <section class="card">
+                <h2>{format!("Connected sessions ({})", connected.total)}</h2>
+                <Sessions page=connected number=cpage param="cpage"/>
+                <h2 class="spaced">{format!("Disconnected sessions ({})", disconnected.total)}</h2>
+                <Sessions page=disconnected number=dpage param="dpage"/>
+            </section>
+        </div>
+    }
+}
+
+#[component]
+fn Sessions(page: SessionPage, number: u32, param: &'static str) -> impl IntoView {
+    let href = move |n: u32| format!("/lms/store?{param}={n}");
+    view! {
+        <table class="mono">
+            <thead><tr><th>"User"</th><th>"Server"</th><th>"Application"</th><th>"Client"</th><th>"Since"</th></tr></thead>
+            <tbody>
+                {page.rows.into_iter().map(|s| view! {
+                    <tr><td>{s.user}</td><td>{s.server}</td><td>{s.app}</td><td>{s.client_ip}</td><td>{sim_time(s.since_ms)}</td></tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+        <Pager page=number total=u64::from(page.total) per_page=SESSION_PAGE_SIZE href/>
+    }
+}

@@ -1,0 +1,139 @@
+import { expect, test, type Page } from "@playwright/test";
+import { hydrated, signIn } from "./helpers";
+
+async function serverLoad(page: Page, host: string): Promise<number> {
+  await page.goto(`/lms/servers/${host}`);
+  await hydrated(page);
+  const text = (await page.locator("#server-now [data-col=load]").textContent()) ?? "";
+  return Number(text.split("·")[0].trim());
+}
+
+function cpuRule(page: Page) {
+  return page.locator("#rule-editor tr[data-rule=cpu_utilization]");
+}
+
+test("an admin edits the Advanced evaluator's CPU thresholds: an invalid value changes nothing, the preview shows the effect, saving changes the load", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, "admin");
+  const before = await serverLoad(page, "XA-LYO-01");
+
+  await page.goto("/lms/evaluators");
+  await hydrated(page);
+  const advanced = page.locator("#evaluator-table [data-evaluator=Advanced]");
+  await expect(advanced).toContainText("CPU Utilization (%) (low 10 / high 90)");
+  await advanced.locator("[data-action=edit]").click();
+  await expect(page.locator("#evaluator-editor")).toBeVisible();
+
+  // Out of range: refused with the field and the range; nothing stored.
+  await cpuRule(page).locator("input[name=high]").fill("150");
+  await page.locator("#evaluator-save").click();
+  await expect(page.locator("#editor-error")).toContainText("rules[0].high: must be a whole number between 0 and 100");
+  await page.reload();
+  await hydrated(page);
+  await expect(advanced).toContainText("low 10 / high 90");
+
+  // low >= high is refused by the engine, naming the field.
+  await advanced.locator("[data-action=edit]").click();
+  await cpuRule(page).locator("input[name=low]").fill("50");
+  await cpuRule(page).locator("input[name=high]").fill("40");
+  await page.locator("#evaluator-preview").click();
+  await expect(page.locator("#preview-error")).toContainText("high");
+
+  // A tight CPU range: the preview shows XA-LYO-01 (Advanced) loaded higher, before saving.
+  await cpuRule(page).locator("input[name=low]").fill("0");
+  await cpuRule(page).locator("input[name=high]").fill("5");
+  await page.locator("#evaluator-preview").click();
+  const row = page.locator("#preview-table tr[data-server=XA-LYO-01]");
+  await expect(row).toBeVisible();
+  const now = Number(await row.locator("[data-col=now]").textContent());
+  const edited = Number(await row.locator("[data-col=edited]").textContent());
+  expect(edited).toBeGreaterThan(now);
+  await expect(page.locator("#preview-placements")).toContainText("launches");
+  await expect(advanced).toContainText("low 10 / high 90");
+
+  await page.locator("#evaluator-save").click();
+  await expect(page.locator("#evaluator-editor")).toHaveCount(0);
+  await expect(advanced).toContainText("low 0 / high 5");
+  await expect.poll(() => serverLoad(page, "XA-LYO-01"), { timeout: 20_000 }).toBeGreaterThan(before);
+
+  await page.goto("/audit");
+  await expect(page.locator("main")).toContainText("lms.evaluator_save");
+});
+
+test("an operator cannot edit evaluators, and a forged save gets 403", async ({ page }) => {
+  await signIn(page, "operator");
+  await page.goto("/lms/evaluators");
+  await hydrated(page);
+  await expect(page.locator("#evaluator-table [data-evaluator=Default]")).toBeVisible();
+  await expect(page.locator("[data-action=edit]")).toHaveCount(0);
+  await expect(page.locator("#evaluator-new")).toHaveCount(0);
+  const forged = await page.request.post("/api/lms_evaluator_save", {
+    form: { name: "Sneaky", rules: '[{"rule":"server_user_load","users":"5"}]' },
+  });
+  expect(forged.status()).toBe(403);
+  expect(await forged.text()).toContain("admin");
+});
+
+test("an operator starts a logon storm; placements explain themselves and the dynamic store shows the product's notation", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, "operator");
+  await page.goto("/lms");
+  await hydrated(page);
+  await expect(page.locator("#zone-table [data-zone=z-paris] [data-col=collector]")).toHaveText("XA-PAR-01");
+  await page.locator("#storm-form input[name=count]").fill("40");
+  await page.locator("#storm-form input[name=over]").fill("1m");
+  await page.locator("#storm-form select[name=app]").selectOption("Word");
+  await page.locator("#storm-start").click();
+  await expect(page.locator("#action-error")).toHaveCount(0);
+  await expect
+    .poll(async () => Number(((await page.locator("#farm-placements").textContent()) ?? "0").split("/")[0]), { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(40);
+
+  await page.goto("/lms/servers/XA-PAR-02");
+  await hydrated(page);
+  await expect(page.locator("#placement-table tbody tr").first()).toContainText(/lowest load index|skipped|reconnect/);
+  await expect(page.locator("#rule-loads [data-rule=b]")).toBeVisible();
+
+  await page.goto("/lms/store");
+  await hydrated(page);
+  await expect(page.locator("#load-table [data-server=XA-PAR-02] [data-col=rule_loads]")).toHaveText(/^d:[0-9a-f]+;b:[0-9a-f]+;$/);
+  await expect(page.locator("#qfarm")).toContainText("XA-PAR-02");
+
+  // Reboot: the server goes down, then starts.
+  await page.goto("/lms/servers/XA-LYO-02");
+  await hydrated(page);
+  await page.locator("#reboot").click();
+  await expect(page.locator("main")).toContainText(/down|starting/, { timeout: 10_000 });
+});
+
+test("the black-hole A/B: the rebooted server swallows the storm only without the fix", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, "operator");
+  await page.goto("/lms/black-hole");
+  await hydrated(page);
+  await page.locator("#ab-form select[name=server]").selectOption("XA-PAR-02");
+  await page.locator("#ab-form input[name=users]").fill("60");
+  await page.locator("#ab-run").click();
+  const off = page.locator("#ab-fix-off [data-col=on_rebooted]");
+  const on = page.locator("#ab-fix-on [data-col=on_rebooted]");
+  await expect(off).toBeVisible({ timeout: 30_000 });
+  const offCount = Number(await off.getAttribute("data-value"));
+  const onCount = Number(await on.getAttribute("data-value"));
+  expect(offCount).toBeGreaterThan(onCount);
+  await expect(page.locator("#ab-fix-off svg path.hot")).toHaveCount(1);
+});
+
+test("a viewer sees the farm and the overview card but no actions, and a forged action gets 403", async ({ page }) => {
+  await signIn(page, "viewer");
+  await expect(page.locator("#lms-card")).toContainText("data collector");
+  await page.goto("/lms");
+  await hydrated(page);
+  await expect(page.locator("#server-table [data-server=XA-PAR-01]")).toContainText("(DC)");
+  await expect(page.locator("table.facts")).toContainText("(assumed)");
+  await expect(page.locator("table.facts")).toContainText("(documented)");
+  await expect(page.locator("#lms-actions")).toHaveCount(0);
+  await page.locator("#server-table a[data-sort=load]").click();
+  await expect(page).toHaveURL(/sort=load/);
+  const forged = await page.request.post("/api/lms_act", { form: { "input[op]": "reboot", "input[server]": "XA-PAR-01" } });
+  expect(forged.status()).toBe(403);
+});

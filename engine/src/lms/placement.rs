@@ -1,0 +1,247 @@
+//! The placement index of one published application: a min segment tree over the data
+//! collectors' view of the servers without IP-range rules (packed `(load << 32) | host_id`,
+//! so the minimum is the least-loaded server with ties to the lowest host id), plus the few
+//! IP-restricted servers, scanned linearly for each client address.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// No candidate.
+pub(crate) const INF: u64 = u64::MAX;
+
+/// Why a server publishing the application is (not) a candidate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Up or starting, known to its zone's collector, below 10000.
+    Candidate = 0,
+    /// Down, or unknown to the collector (unreachable).
+    Down = 1,
+    /// Its zone has no data collector.
+    NoCollector = 2,
+    /// The collector holds 10000 for it.
+    Full = 3,
+}
+
+/// Packs a load and a host id into one comparable key.
+pub(crate) fn key(load: u32, host_id: u32) -> u64 {
+    (u64::from(load) << 32) | u64::from(host_id)
+}
+
+/// The load of a packed key.
+pub(crate) fn key_load(k: u64) -> u32 {
+    // The high half is a load index, at most 10000.
+    (k >> 32) as u32
+}
+
+/// A complete binary tree of minimums over `n` leaves.
+#[derive(Clone, Debug)]
+pub(crate) struct MinTree {
+    cap: usize,
+    nodes: Vec<u64>,
+}
+
+impl MinTree {
+    pub(crate) fn new(n: usize) -> MinTree {
+        let cap = n.max(1).next_power_of_two();
+        MinTree {
+            cap,
+            nodes: vec![INF; 2 * cap],
+        }
+    }
+
+    pub(crate) fn set(&mut self, i: usize, v: u64) {
+        let mut p = self.cap + i;
+        if p >= self.nodes.len() || self.nodes[p] == v {
+            return;
+        }
+        self.nodes[p] = v;
+        while p > 1 {
+            p /= 2;
+            let m = self.nodes[2 * p].min(self.nodes[2 * p + 1]);
+            if self.nodes[p] == m {
+                break;
+            }
+            self.nodes[p] = m;
+        }
+    }
+
+    pub(crate) fn min(&self) -> (usize, u64) {
+        let v = self.nodes[1];
+        if v == INF {
+            return (usize::MAX, INF);
+        }
+        let mut p = 1;
+        while p < self.cap {
+            p = if self.nodes[2 * p] == v {
+                2 * p
+            } else {
+                2 * p + 1
+            };
+        }
+        (p - self.cap, v)
+    }
+
+    /// The `k` smallest finite leaves, smallest first.
+    pub(crate) fn smallest(&self, k: usize) -> Vec<(usize, u64)> {
+        let mut out = Vec::with_capacity(k);
+        let mut heap = BinaryHeap::new();
+        if self.nodes[1] != INF {
+            heap.push(Reverse((self.nodes[1], 1usize)));
+        }
+        while let Some(Reverse((v, p))) = heap.pop() {
+            if out.len() >= k {
+                break;
+            }
+            if p >= self.cap {
+                out.push((p - self.cap, v));
+                continue;
+            }
+            for c in [2 * p, 2 * p + 1] {
+                if self.nodes[c] != INF {
+                    heap.push(Reverse((self.nodes[c], c)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The placement index of one application.
+#[derive(Clone, Debug)]
+pub(crate) struct AppIndex {
+    /// Servers publishing the application (indexes), by position.
+    pub servers: Vec<u32>,
+    /// Positions whose server or application evaluator has an IP-range rule.
+    pub restricted: Vec<u32>,
+    is_restricted: Vec<bool>,
+    status: Vec<Status>,
+    keys: Vec<u64>,
+    /// Servers per [`Status`].
+    pub counts: [u32; 4],
+    tree: MinTree,
+}
+
+/// The outcome of a search for the event: the lowest candidates and the exclusions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Survey {
+    /// Up to five (position, key), lowest first.
+    pub top: Vec<(usize, u64)>,
+    /// Candidates for this client.
+    pub considered: u32,
+    /// Excluded: down, no collector, full, outside the IP ranges.
+    pub down: u32,
+    pub no_collector: u32,
+    pub full: u32,
+    pub ip_range: u32,
+}
+
+impl AppIndex {
+    pub(crate) fn new(servers: Vec<u32>, restricted: Vec<bool>) -> AppIndex {
+        let n = servers.len();
+        let list = (0..n)
+            .filter(|i| restricted[*i])
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        AppIndex {
+            servers,
+            restricted: list,
+            is_restricted: restricted,
+            status: vec![Status::Down; n],
+            keys: vec![INF; n],
+            counts: [0, u32::try_from(n).unwrap_or(u32::MAX), 0, 0],
+            tree: MinTree::new(n),
+        }
+    }
+
+    /// Sets position `pos`: its status and (for a candidate) its key.
+    pub(crate) fn set(&mut self, pos: usize, status: Status, k: u64) {
+        let Some(old) = self.status.get(pos).copied() else {
+            return;
+        };
+        self.counts[old as usize] -= 1;
+        self.counts[status as usize] += 1;
+        self.status[pos] = status;
+        let k = if status == Status::Candidate { k } else { INF };
+        self.keys[pos] = k;
+        let leaf = if self.is_restricted[pos] { INF } else { k };
+        self.tree.set(pos, leaf);
+    }
+
+    /// The lowest candidate for a client that `admits` lets through (IP ranges of the
+    /// restricted positions): (position, key).
+    pub(crate) fn choose(&self, admits: impl Fn(usize) -> bool) -> Option<(usize, u64)> {
+        let (mut best_pos, mut best) = self.tree.min();
+        for &p in &self.restricted {
+            let p = p as usize;
+            let k = self.keys[p];
+            if k < best && admits(p) {
+                best = k;
+                best_pos = p;
+            }
+        }
+        (best != INF).then_some((best_pos, best))
+    }
+
+    /// The five lowest candidates and the exclusion counts, for the placement event.
+    pub(crate) fn survey(&self, admits: impl Fn(usize) -> bool) -> Survey {
+        let mut top = self.tree.smallest(5);
+        let mut ip_range = 0;
+        let mut restricted_ok = 0;
+        for &p in &self.restricted {
+            let p = p as usize;
+            if self.status[p] != Status::Candidate {
+                continue;
+            }
+            if admits(p) {
+                restricted_ok += 1;
+                top.push((p, self.keys[p]));
+            } else {
+                ip_range += 1;
+            }
+        }
+        top.sort_unstable_by_key(|(_, k)| *k);
+        top.truncate(5);
+        let restricted_candidates = restricted_ok + ip_range;
+        Survey {
+            top,
+            considered: self.counts[Status::Candidate as usize] - restricted_candidates
+                + restricted_ok,
+            down: self.counts[Status::Down as usize],
+            no_collector: self.counts[Status::NoCollector as usize],
+            full: self.counts[Status::Full as usize],
+            ip_range,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_min_and_smallest() {
+        let mut t = MinTree::new(5);
+        assert_eq!(t.min().1, INF);
+        for (i, v) in [(0, 50), (1, 20), (2, 90), (3, 20), (4, 10)] {
+            t.set(i, key(v, i as u32 + 1));
+        }
+        assert_eq!(t.min(), (4, key(10, 5)));
+        let s: Vec<usize> = t.smallest(3).into_iter().map(|(i, _)| i).collect();
+        assert_eq!(s, [4, 1, 3]);
+        t.set(4, INF);
+        assert_eq!(t.min(), (1, key(20, 2)));
+    }
+
+    #[test]
+    fn restricted_positions_are_scanned() {
+        let mut a = AppIndex::new(vec![0, 1, 2], vec![false, true, false]);
+        a.set(0, Status::Candidate, key(500, 1));
+        a.set(1, Status::Candidate, key(100, 2));
+        a.set(2, Status::Full, key(10_000, 3));
+        assert_eq!(a.choose(|_| true).map(|c| c.0), Some(1));
+        assert_eq!(a.choose(|_| false).map(|c| c.0), Some(0));
+        let s = a.survey(|_| false);
+        assert_eq!((s.considered, s.ip_range, s.full), (1, 1, 1));
+        assert_eq!(a.counts, [2, 0, 0, 1]);
+    }
+}

@@ -1,0 +1,401 @@
+//! Read-only queries for the console; each returns a type of [`views`](super::views).
+
+use core::net::Ipv4Addr;
+
+use super::engine::LmsEngine;
+use super::model::CONNECTED;
+use super::rules::{rule_loads_string, Counter};
+use super::views::{
+    ApplicationView, CountersView, EvaluatorView, FarmView, LoadTableRow, RuleLoadView, ServerPage,
+    ServerPower, ServerQuery, ServerSort, ServerView, SessionPage, SessionQuery, SessionState,
+    SessionView, SettingView, ZoneView,
+};
+use crate::scenario::lms::ThrottleTable;
+use crate::scenario::lms_rules::builtin_rules;
+
+/// Most rows of one page.
+const PAGE_MAX: u32 = 500;
+
+impl LmsEngine {
+    /// The farm now: settings, zones, totals, applications.
+    pub fn farm(&self) -> FarmView {
+        let c = &self.cfg;
+        let setting = |key: &str, label: &str, value: String, documented: bool| SettingView {
+            key: key.to_owned(),
+            label: label.to_owned(),
+            value,
+            source: if documented { "documented" } else { "assumed" }.to_owned(),
+        };
+        let settings = vec![
+            setting(
+                "push_threshold",
+                "member pushes when its load moved by",
+                c.push_threshold.to_string(),
+                true,
+            ),
+            setting(
+                "dc_refresh",
+                "collector refreshes its own values every",
+                c.dc_refresh.to_string(),
+                true,
+            ),
+            setting(
+                "ping_after",
+                "collector pings a member silent for",
+                c.ping_after.to_string(),
+                true,
+            ),
+            setting(
+                "request_after",
+                "collector requests values after no update for",
+                c.request_after.to_string(),
+                true,
+            ),
+            setting(
+                "counter_interval",
+                "performance counters sampled every",
+                c.counter_interval.to_string(),
+                false,
+            ),
+            setting(
+                "sample_interval",
+                "load sample for the charts every",
+                c.sample_interval.to_string(),
+                false,
+            ),
+            setting(
+                "logon_duration",
+                "a logon takes",
+                c.logon_duration.to_string(),
+                false,
+            ),
+            setting(
+                "reboot_duration",
+                "a rebooting server is down for",
+                c.reboot_duration.to_string(),
+                false,
+            ),
+            setting(
+                "services_start",
+                "a booted server starts its services in",
+                c.services_start.to_string(),
+                false,
+            ),
+            setting(
+                "starting_logon_factor",
+                "logons on a starting server are slower by",
+                format!("x{}", c.starting_logon_factor),
+                false,
+            ),
+            setting(
+                "workload.session_duration",
+                "mean session length",
+                c.workload.session_duration.to_string(),
+                false,
+            ),
+            setting(
+                "workload.disconnect_share",
+                "sessions that disconnect once",
+                format!("{}%", c.workload.disconnect_share),
+                false,
+            ),
+            setting(
+                "workload.disconnected_for",
+                "mean time disconnected",
+                c.workload.disconnected_for.to_string(),
+                false,
+            ),
+        ];
+        let mut farm = FarmView {
+            formula: c.formula,
+            black_hole_fix: c.black_hole_fix,
+            settings,
+            throttle_levels: ThrottleTable::LEVELS
+                .iter()
+                .map(|l| (*l, c.throttle.load(*l)))
+                .collect(),
+            zones: Vec::new(),
+            servers_total: u32::try_from(self.servers.len()).unwrap_or(u32::MAX),
+            servers_up: 0,
+            servers_starting: 0,
+            sessions_connected: 0,
+            sessions_disconnected: 0,
+            placements: self.placements,
+            rejected: self.rejected,
+            storm_pending: self.storms.iter().map(|s| s.users - s.next).sum(),
+            applications: Vec::new(),
+        };
+        for s in &self.servers {
+            match s.power {
+                ServerPower::Up => farm.servers_up += 1,
+                ServerPower::Starting => farm.servers_starting += 1,
+                ServerPower::Down => {}
+            }
+            farm.sessions_connected += s.connected;
+            farm.sessions_disconnected += s.disconnected;
+        }
+        farm.zones = self
+            .zones
+            .iter()
+            .map(|z| ZoneView {
+                id: z.id.clone(),
+                name: z.name.clone(),
+                collector: z.collector.map(|c| self.servers[c as usize].host.clone()),
+                ranking: z
+                    .ranking
+                    .iter()
+                    .map(|s| self.servers[*s as usize].host.clone())
+                    .collect(),
+                servers: u32::try_from(z.servers.len()).unwrap_or(u32::MAX),
+                servers_up: z
+                    .servers
+                    .iter()
+                    .filter(|s| self.servers[**s as usize].power == ServerPower::Up)
+                    .count() as u32,
+                sessions: z
+                    .servers
+                    .iter()
+                    .map(|s| self.servers[*s as usize].sessions())
+                    .sum(),
+            })
+            .collect();
+        farm.applications = self
+            .apps
+            .iter()
+            .enumerate()
+            .map(|(i, a)| ApplicationView {
+                name: a.name.clone(),
+                evaluator: a
+                    .evaluator
+                    .map(|e| self.evaluators[e as usize].name.clone()),
+                servers: u32::try_from(a.index.servers.len()).unwrap_or(u32::MAX),
+                sessions: a
+                    .index
+                    .servers
+                    .iter()
+                    .map(|s| {
+                        self.servers[*s as usize]
+                            .app_sessions
+                            .iter()
+                            .find(|(x, _)| usize::from(*x) == i)
+                            .map_or(0, |(_, n)| *n)
+                    })
+                    .sum(),
+            })
+            .collect();
+        farm
+    }
+
+    /// The view of server `s` at the engine's last instant.
+    fn server_view(&self, s: usize) -> ServerView {
+        let sv = &self.servers[s];
+        let now = self.now;
+        let e = sv.evaluator as usize;
+        let loads = self.rule_loads_of(s, e, now);
+        let ev = &self.evaluators[e];
+        let k = sv.counters;
+        ServerView {
+            host: sv.host.clone(),
+            host_id: sv.id,
+            zone: self.zones[sv.zone as usize].id.clone(),
+            evaluator: ev.name.clone(),
+            apps: sv
+                .apps
+                .iter()
+                .map(|a| self.apps[usize::from(*a)].name.clone())
+                .collect(),
+            election_preference: sv.preference,
+            power: sv.power,
+            collector: self.zones[sv.zone as usize].collector == Some(s as u32),
+            load: sv.load,
+            rule_loads: ev
+                .rules
+                .iter()
+                .zip(loads)
+                .map(|(r, l)| RuleLoadView {
+                    code: r.code(),
+                    rule: r.name().to_owned(),
+                    load: l,
+                })
+                .collect(),
+            dc_load: sv.dc_load,
+            dc_updated_ms: sv.dc_updated,
+            dc_contact_ms: sv.dc_contact,
+            connected: sv.connected,
+            disconnected: sv.disconnected,
+            logons_in_progress: self.logons_at(s, now),
+            lt_load: ev.lt_load,
+            lt_multiplier: if ev.lt_load > 0 {
+                self.logons_at(s, now)
+            } else {
+                0
+            },
+            load_bias: sv.dc_load.map_or(0, |d| {
+                i32::try_from(i64::from(d) - i64::from(sv.load)).unwrap_or(0)
+            }),
+            counters: CountersView {
+                cpu: k[Counter::Cpu as usize],
+                memory: k[Counter::Memory as usize],
+                page_swaps: k[Counter::PageSwaps as usize],
+                page_faults: k[Counter::PageFaults as usize],
+                context_switches: k[Counter::ContextSwitches as usize],
+                disk_data_io: k[Counter::DiskDataIo as usize],
+                disk_operations: k[Counter::DiskOperations as usize],
+            },
+            started_ms: sv.started_ms,
+        }
+    }
+
+    fn logons_at(&self, s: usize, now: u64) -> u32 {
+        self.servers[s]
+            .logons
+            .iter()
+            .filter(|(_, e)| *e > now)
+            .count() as u32
+    }
+
+    /// A page of servers (sorted per [`ServerSort`], ties by host id; at most 500 rows).
+    pub fn servers(&self, q: &ServerQuery) -> ServerPage {
+        let mut rows: Vec<usize> = (0..self.servers.len())
+            .filter(|s| {
+                q.zone
+                    .as_deref()
+                    .is_none_or(|z| self.zones[self.servers[*s].zone as usize].id == z)
+            })
+            .collect();
+        let sv = |s: &usize| &self.servers[*s];
+        let key = |s: &usize| -> (u64, String) {
+            let x = sv(s);
+            match q.sort {
+                ServerSort::HostId => (u64::from(x.id), String::new()),
+                ServerSort::Host => (0, x.host.to_lowercase()),
+                ServerSort::Zone => (u64::from(x.zone), String::new()),
+                ServerSort::Load => (u64::from(x.load), String::new()),
+                ServerSort::DcLoad => (x.dc_load.map_or(0, |d| u64::from(d) + 1), String::new()),
+                ServerSort::Sessions => (u64::from(x.sessions()), String::new()),
+                ServerSort::Evaluator => (0, self.evaluators[x.evaluator as usize].name.clone()),
+            }
+        };
+        let mut keyed: Vec<((u64, String), u32, usize)> =
+            rows.drain(..).map(|s| (key(&s), sv(&s).id, s)).collect();
+        if q.descending {
+            keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        } else {
+            keyed.sort();
+        }
+        let rows: Vec<usize> = keyed.into_iter().map(|(_, _, s)| s).collect();
+        let total = u32::try_from(rows.len()).unwrap_or(u32::MAX);
+        let limit = q.limit.min(PAGE_MAX) as usize;
+        let rows = rows
+            .into_iter()
+            .skip(q.offset as usize)
+            .take(limit)
+            .map(|s| self.server_view(s))
+            .collect();
+        ServerPage { total, rows }
+    }
+
+    /// One server by host name (case-insensitive).
+    pub fn server(&self, host: &str) -> Option<ServerView> {
+        self.cfg.server_index(host).map(|s| self.server_view(s))
+    }
+
+    /// A page of sessions, ordered by user name (at most 500 rows).
+    pub fn sessions(&self, q: &SessionQuery) -> SessionPage {
+        let server = q.server.as_deref().and_then(|h| self.cfg.server_index(h));
+        if q.server.is_some() && server.is_none() {
+            return SessionPage {
+                total: 0,
+                rows: Vec::new(),
+            };
+        }
+        let want = q.state.map(|s| match s {
+            SessionState::Connected => CONNECTED,
+            SessionState::Disconnected => super::model::DISCONNECTED,
+        });
+        let mut list: Vec<(String, u32)> = self
+            .sessions
+            .iter()
+            .filter(|(_, x)| server.is_none_or(|s| x.server as usize == s))
+            .filter(|(_, x)| want.is_none_or(|w| x.state == w))
+            .map(|(u, _)| (self.user_name(*u), *u))
+            .collect();
+        list.sort_unstable();
+        let total = u32::try_from(list.len()).unwrap_or(u32::MAX);
+        let rows = list
+            .into_iter()
+            .skip(q.offset as usize)
+            .take(q.limit.min(PAGE_MAX) as usize)
+            .filter_map(|(name, u)| {
+                let x = self.sessions.get(&u)?;
+                Some(SessionView {
+                    user: name,
+                    server: self.servers[x.server as usize].host.clone(),
+                    app: self.apps[usize::from(x.app)].name.clone(),
+                    client_ip: Ipv4Addr::from(x.ip).to_string(),
+                    state: if x.state == CONNECTED {
+                        SessionState::Connected
+                    } else {
+                        SessionState::Disconnected
+                    },
+                    since_ms: x.since,
+                })
+            })
+            .collect();
+        SessionPage { total, rows }
+    }
+
+    /// The dynamic store's load table (`LMS_ServerLoadTable`) in the product's notation.
+    pub fn load_table(&self) -> Vec<LoadTableRow> {
+        (0..self.servers.len())
+            .map(|s| {
+                let v = self.server_view(s);
+                let codes: Vec<(char, f64)> =
+                    v.rule_loads.iter().map(|r| (r.code, r.load)).collect();
+                LoadTableRow {
+                    name: v.host_id,
+                    host: v.host,
+                    zone: v.zone,
+                    load: v.dc_load.map_or_else(String::new, |l| format!("{l:x}")),
+                    real_time_rules: if v.lt_load > 0 {
+                        "d".to_owned()
+                    } else {
+                        String::new()
+                    },
+                    load_bias: v.load_bias,
+                    lt_load: format!("{:x}", v.lt_load),
+                    lt_multiplier: v.lt_multiplier,
+                    rule_loads: rule_loads_string(&codes),
+                    protocol_mask: "3".to_owned(),
+                }
+            })
+            .collect()
+    }
+
+    /// Every evaluator, built-ins first.
+    pub fn evaluators(&self) -> Vec<EvaluatorView> {
+        (0..self.evaluators.len())
+            .map(|e| self.evaluator_view(e))
+            .collect()
+    }
+
+    /// One evaluator by name.
+    pub fn evaluator(&self, name: &str) -> Option<EvaluatorView> {
+        self.evaluators
+            .iter()
+            .position(|e| e.name == name)
+            .map(|e| self.evaluator_view(e))
+    }
+
+    fn evaluator_view(&self, e: usize) -> EvaluatorView {
+        let (servers, applications) = self.users_of(e);
+        let ev = &self.evaluators[e];
+        EvaluatorView {
+            name: ev.name.clone(),
+            builtin: builtin_rules(&ev.name).is_some(),
+            rules: ev.rules.clone(),
+            servers,
+            applications,
+        }
+    }
+}

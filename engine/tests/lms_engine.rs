@@ -1,0 +1,404 @@
+//! The load-management engine against SPEC §2: seed numbers, throttling, elections, the
+//! update cadence, placement and the evaluator actions.
+
+mod common;
+
+use common::lms::*;
+use engine::lms::views::{ServerPower, ServerQuery, ServerSort, SessionQuery};
+use engine::scenario::lms_rules::{Rule, Thresholds, ThrottleLevel};
+use engine::{Action, SimDuration, SpikeCounter};
+
+fn only_s1(extra: &str) -> engine::Simulation {
+    let src = format!(
+        r#"[scenario]
+name = "one"
+
+[lms]
+{extra}
+
+[[lms.zones]]
+id = "z"
+name = "Z"
+
+[[lms.applications]]
+name = "Word"
+
+[[lms.servers]]
+host = "A"
+zone = "z"
+apps = ["Word"]
+"#
+    );
+    engine::Simulation::new(&scenario(&src), 1)
+}
+
+#[test]
+fn seed_002_one_session_default_evaluator() {
+    let mut sim = only_s1("");
+    sim.advance_to(at_secs(5));
+    let placed = act(&mut sim, launch("alice", "Word", None));
+    let p = of_kind(&placed, "session.placed");
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].details["mode"], "least_loaded");
+    // During the logon: d = 5000 (High), b = 100 -> 5000 + 5% x 100.
+    assert_eq!(p[0].details["load_after"], 5005);
+    sim.advance_to(at_secs(120));
+    let a = server(&sim, "a");
+    assert_eq!(a.load, 100);
+    let row = &sim.lms().load_table()[0];
+    assert_eq!(row.load, "64");
+    assert_eq!(row.lt_load, "1388");
+    assert_eq!(row.rule_loads, "d:0;b:1;");
+    assert_eq!(row.real_time_rules, "d");
+}
+
+#[test]
+fn seed_004_three_users() {
+    let mut sim = only_s1("");
+    // One logon at a time: two logons in progress at High would make the server full.
+    for (i, u) in ["alice", "bob", "carol"].into_iter().enumerate() {
+        sim.advance_to(at_secs(5 + 60 * i as u64));
+        act(&mut sim, launch(u, "Word", None));
+    }
+    sim.advance_to(at_secs(240));
+    let row = &sim.lms().load_table()[0];
+    assert_eq!(
+        (row.load.as_str(), row.rule_loads.as_str()),
+        ("12c", "d:0;b:3;")
+    );
+    assert_eq!(server(&sim, "A").load, 300);
+    assert_eq!(
+        sim.lms()
+            .sessions(&SessionQuery {
+                limit: 10,
+                ..Default::default()
+            })
+            .total,
+        3
+    );
+}
+
+#[test]
+fn throttling_decays_linearly_to_zero() {
+    let mut sim = only_s1("logon_duration = \"60s\"");
+    sim.advance_to(at_secs(30));
+    act(&mut sim, launch("alice", "Word", None));
+    let d = |sim: &engine::Simulation| {
+        server(sim, "A")
+            .rule_loads
+            .iter()
+            .find(|r| r.code == 'd')
+            .map(|r| r.load)
+    };
+    assert_eq!(d(&sim), Some(5000.0));
+    assert_eq!(server(&sim, "A").logons_in_progress, 1);
+    sim.advance_to(at_secs(60));
+    assert_eq!(d(&sim), Some(2500.0));
+    sim.advance_to(at_secs(90));
+    assert_eq!(d(&sim), Some(0.0));
+    assert_eq!(server(&sim, "A").lt_multiplier, 0);
+}
+
+#[test]
+fn election_ranking_and_reelection_after_kill() {
+    let mut sim = sim("", "");
+    let events = sim.advance_to(at_secs(1));
+    let elected = of_kind(&events, "collector.elected");
+    assert_eq!(elected.len(), 2);
+    assert_eq!(elected[0].subject, "z1");
+    assert_eq!(elected[0].details["collector"], "s1");
+    assert_eq!(
+        elected[0].details["ranking"],
+        serde_json::json!(["s1", "s2", "s3"])
+    );
+    assert_eq!(elected[1].details["collector"], "s4");
+    let killed = act(&mut sim, Action::KillCollector { zone: "z1".into() });
+    let kinds: Vec<&str> = killed.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["collector.killed", "server.down", "collector.elected"]
+    );
+    assert_eq!(killed[2].details["collector"], "s2");
+    assert_eq!(
+        killed[2].details["ranking"],
+        serde_json::json!(["s2", "s3"])
+    );
+    assert!(killed[2].details["reason"]
+        .as_str()
+        .is_some_and(|r| r.contains("s1")));
+    assert!(killed.iter().all(|e| e.actor.as_deref() == Some("tester")));
+    let farm = sim.lms().farm();
+    assert_eq!(farm.zones[0].collector.as_deref(), Some("s2"));
+    assert_eq!(server(&sim, "s1").power, ServerPower::Down);
+    // s1 boots after 60s, services up 3m later; the zone keeps s2 (no preemption).
+    let later = sim.advance_to(at_secs(1 + 60 + 180 + 1));
+    assert_eq!(of_kind(&later, "server.starting").len(), 1);
+    assert_eq!(of_kind(&later, "server.up").len(), 1);
+    assert_eq!(server(&sim, "s1").power, ServerPower::Up);
+    assert_eq!(sim.lms().farm().zones[0].collector.as_deref(), Some("s2"));
+}
+
+#[test]
+fn a_zone_without_servers_up_has_no_collector() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(1));
+    for h in ["s4", "s5", "s6"] {
+        act(&mut sim, Action::ServerReboot { server: h.into() });
+    }
+    assert_eq!(sim.lms().farm().zones[1].collector, None);
+    let err = sim.apply_now(Action::KillCollector { zone: "z2".into() }, None);
+    assert_eq!(
+        err.map_err(|e| e.to_string()),
+        Err("zone \"z2\" has no data collector".to_owned())
+    );
+    let events = sim.advance_to(at_secs(1 + 60 + 180 + 1));
+    let elected = of_kind(&events, "collector.elected");
+    assert_eq!(elected.len(), 1);
+    assert_eq!(elected[0].subject, "z2");
+}
+
+#[test]
+fn cadence_small_drift_waits_for_request_large_drift_pushes_at_next_tick() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(31));
+    let before = server(&sim, "s5");
+    assert_eq!(before.load, 1875, "memory 25% on 10..90 with no noise");
+    // CPU 25% -> cpu rule 1875: index 1875 + 5% x 1875 = 1969 (a drift of 94).
+    act(
+        &mut sim,
+        Action::CounterSpike {
+            server: "s5".into(),
+            counter: SpikeCounter::Cpu,
+            percent: 25,
+            duration: SimDuration::from_mins(30),
+        },
+    );
+    let events = sim.advance_to(at_secs(299));
+    assert!(of_kind(&events, "load.pushed")
+        .iter()
+        .all(|e| e.subject != "s5"));
+    let s5 = server(&sim, "s5");
+    assert_eq!((s5.load, s5.dc_load), (1969, Some(1875)));
+    assert_eq!(s5.load_bias, -94);
+    let events = sim.advance_to(at_secs(330));
+    let pushed: Vec<_> = of_kind(&events, "load.pushed")
+        .into_iter()
+        .filter(|e| e.subject == "s5")
+        .collect();
+    assert_eq!(pushed.len(), 1);
+    assert_eq!(pushed[0].details["reason"], "requested");
+    assert_eq!(server(&sim, "s5").dc_load, Some(1969));
+    // CPU 45% -> 4375: a drift of 2400 is pushed at the next counter tick.
+    act(
+        &mut sim,
+        Action::CounterSpike {
+            server: "s5".into(),
+            counter: SpikeCounter::Cpu,
+            percent: 45,
+            duration: SimDuration::from_mins(30),
+        },
+    );
+    let events = sim.advance_to(at_secs(360));
+    let pushed: Vec<_> = of_kind(&events, "load.pushed")
+        .into_iter()
+        .filter(|e| e.subject == "s5")
+        .collect();
+    assert_eq!(pushed.len(), 1);
+    assert_eq!(pushed[0].t_ms, 360_000);
+    assert_eq!(pushed[0].details["reason"], "delta");
+    assert_eq!(server(&sim, "s5").dc_load, Some(4469));
+}
+
+#[test]
+fn a_down_member_fails_the_ping() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(10));
+    act(
+        &mut sim,
+        Action::ServerReboot {
+            server: "s3".into(),
+        },
+    );
+    let events = sim.advance_to(at_secs(65));
+    let unreachable = of_kind(&events, "server.unreachable");
+    assert_eq!(unreachable.len(), 1);
+    assert_eq!(unreachable[0].subject, "s3");
+    assert_eq!(server(&sim, "s3").dc_load, None);
+}
+
+#[test]
+fn placement_least_loaded_then_reconnect_wins() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(5));
+    let e = act(&mut sim, launch("alice", "Word", None));
+    let p = of_kind(&e, "session.placed")[0];
+    assert_eq!(p.subject, "s1", "all at 0: lowest host id");
+    assert_eq!(p.details["considered"], 5);
+    assert_eq!(p.details["candidates"][0]["host"], "s1");
+    let e = act(&mut sim, launch("bob", "Word", None));
+    assert_eq!(of_kind(&e, "session.placed")[0].subject, "s2");
+    act(
+        &mut sim,
+        Action::DisconnectSessions {
+            user: Some("alice".into()),
+            server: None,
+            count: 1,
+        },
+    );
+    assert_eq!(server(&sim, "s1").disconnected, 1);
+    assert_eq!(
+        server(&sim, "s1").load,
+        5005,
+        "a disconnected session still counts"
+    );
+    let e = act(&mut sim, launch("alice", "Word", None));
+    let p = of_kind(&e, "session.placed")[0];
+    assert_eq!(
+        (p.subject.as_str(), &p.details["mode"]),
+        ("s1", &serde_json::json!("reconnect"))
+    );
+    let err = sim.apply_now(launch("alice", "Word", None), None);
+    assert_eq!(
+        err.map_err(|e| e.to_string()),
+        Err("user \"alice\" already has a connected session".to_owned())
+    );
+}
+
+#[test]
+fn placement_respects_ip_ranges_and_full_servers() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(5));
+    let e = act(&mut sim, launch("eve", "Secure", Some("10.1.0.9")));
+    let r = of_kind(&e, "session.rejected");
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].details["excluded"]["ip_range"], 1);
+    for (u, ip) in [("u1", "192.168.0.1"), ("u2", "192.168.0.2")] {
+        let e = act(&mut sim, launch(u, "Secure", Some(ip)));
+        assert_eq!(of_kind(&e, "session.placed")[0].subject, "s6");
+    }
+    // Secure's evaluator is full at 2 users: the third is refused, s6 counts as full.
+    let e = act(&mut sim, launch("u3", "Secure", Some("192.168.0.3")));
+    let r = of_kind(&e, "session.rejected");
+    assert_eq!(r[0].details["excluded"]["full"], 1);
+    // The displayed server load is its own evaluator's (Default: 2 sessions, once the
+    // logons are done).
+    sim.advance_to(at_secs(65));
+    assert_eq!(server(&sim, "s6").load, 200);
+}
+
+#[test]
+fn application_evaluator_higher_load_wins() {
+    let tail = r#"
+[[lms.evaluators]]
+name = "Tight"
+
+[[lms.evaluators.rules]]
+rule = "application_user_load"
+app = "Excel"
+users = 1
+"#;
+    let mut sim = sim("", tail);
+    sim.advance_to(at_secs(5));
+    act(
+        &mut sim,
+        Action::EvaluatorAssign {
+            evaluator: "Tight".into(),
+            servers: vec![],
+            applications: vec!["Excel".into()],
+        },
+    );
+    let e = act(&mut sim, launch("a", "Excel", None));
+    assert_eq!(of_kind(&e, "session.placed")[0].subject, "s1");
+    // s1 now has one Excel session: Tight says 10000 for Excel there, so s4 is next.
+    let e = act(&mut sim, launch("b", "Excel", None));
+    assert_eq!(of_kind(&e, "session.placed")[0].subject, "s4");
+    let e = act(&mut sim, launch("c", "Excel", None));
+    let r = of_kind(&e, "session.rejected");
+    assert_eq!(r[0].details["excluded"]["full"], 2);
+    // Word still goes to s1's zone peers by the server evaluator only.
+    assert!(server(&sim, "s1").load < 10_000);
+}
+
+#[test]
+fn servers_page_sorts_with_stable_ties() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(5));
+    act(&mut sim, launch("a", "Word", None));
+    let page = sim.lms().servers(&ServerQuery {
+        sort: ServerSort::Sessions,
+        descending: true,
+        limit: 3,
+        ..Default::default()
+    });
+    let hosts: Vec<&str> = page.rows.iter().map(|r| r.host.as_str()).collect();
+    assert_eq!((page.total, hosts), (6, vec!["s1", "s2", "s3"]));
+    let z2 = sim.lms().servers(&ServerQuery {
+        zone: Some("z2".into()),
+        limit: 10,
+        ..Default::default()
+    });
+    assert_eq!(z2.total, 3);
+}
+
+#[test]
+fn evaluator_edit_save_assign_delete() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(5));
+    let rules = vec![
+        Rule::CpuUtilization(Thresholds { low: 0, high: 50 }),
+        Rule::LoadThrottling {
+            level: ThrottleLevel::Medium,
+        },
+    ];
+    let e = act(
+        &mut sim,
+        Action::EvaluatorSave {
+            name: "Cpu".into(),
+            rules: rules.clone(),
+            replaces: None,
+        },
+    );
+    assert_eq!(e.last().map(|e| e.kind.as_str()), Some("evaluator.saved"));
+    let e = act(
+        &mut sim,
+        Action::EvaluatorAssign {
+            evaluator: "Cpu".into(),
+            servers: vec!["S2".into()],
+            applications: vec![],
+        },
+    );
+    assert_eq!(e[0].details["servers"], serde_json::json!(["s2"]));
+    assert_eq!(server(&sim, "s2").evaluator, "Cpu");
+    let err = sim.apply_now(Action::EvaluatorDelete { name: "Cpu".into() }, None);
+    assert_eq!(
+        err.map_err(|e| e.to_string()),
+        Err(
+            "name: evaluator \"Cpu\" is still assigned to servers s2; assign another first"
+                .to_owned()
+        )
+    );
+    let preview = sim.lms().preview_evaluator(
+        Some("Cpu"),
+        "Cpu",
+        &[Rule::ServerUserLoad { users: 1 }],
+        Some("Word"),
+        4,
+    );
+    let preview = preview.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(preview.rows.len(), 1);
+    assert_eq!(preview.launches, 4);
+    let total: u32 = preview.placements_edited.iter().map(|p| p.count).sum();
+    assert_eq!(total + preview.rejected_edited, 4);
+    act(
+        &mut sim,
+        Action::EvaluatorAssign {
+            evaluator: "Default".into(),
+            servers: vec!["s2".into()],
+            applications: vec![],
+        },
+    );
+    let e = act(&mut sim, Action::EvaluatorDelete { name: "Cpu".into() });
+    assert_eq!(e[0].kind, "evaluator.deleted");
+    assert!(sim.lms().evaluator("Cpu").is_none());
+    assert_eq!(sim.lms().evaluators().len(), 3);
+}
