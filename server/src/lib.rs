@@ -8,7 +8,7 @@
 //! sub-commands).
 
 // The route tree of the whole UI is one deep type.
-#![recursion_limit = "256"]
+#![recursion_limit = "512"]
 
 pub mod cli;
 pub mod export;

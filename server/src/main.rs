@@ -1,5 +1,8 @@
 //! The `switchyard` binary. See `switchyard --help` and docs/CONFIGURATION.md.
 
+// The route tree of the whole UI is one deep type.
+#![recursion_limit = "512"]
+
 use std::process::ExitCode;
 
 use clap::Parser;

@@ -48,7 +48,14 @@ pub fn StackedLoadChart(
     let start = samples.first().map_or(0, |s| s.t_ms);
     let span = now_ms.saturating_sub(start).max(1) as f64;
     let x = move |t: u64| (t.saturating_sub(start) as f64 / span) * WIDTH;
-    let y = |v: f64| HEIGHT - (v.clamp(0.0, 10_000.0) / 10_000.0) * (HEIGHT - 4.0);
+    // The y axis fits the data (whole thousands, at least 1000, at most the 10000 cap).
+    let highest = samples
+        .iter()
+        .map(|s| s.load.max(s.dc_load.unwrap_or(0)))
+        .max()
+        .unwrap_or(0);
+    let top = f64::from((highest.div_ceil(1000) * 1000).clamp(1000, 10_000));
+    let y = move |v: f64| HEIGHT - (v.clamp(0.0, top) / top) * (HEIGHT - 4.0);
     let mut codes: Vec<char> = samples
         .iter()
         .flat_map(|s| s.rules.iter().map(|r| r.0))
@@ -71,42 +78,26 @@ pub fn StackedLoadChart(
             (s.t_ms, cumulative)
         })
         .collect();
+    // Steps: a sample holds until the next one, the last one until now.
+    let xs: Vec<f64> = stacks.iter().map(|(t, _)| x(*t)).collect();
     let areas: Vec<(char, String)> = codes
         .iter()
         .enumerate()
         .map(|(i, code)| {
-            let top: Vec<(f64, f64)> = stacks.iter().map(|(t, c)| (x(*t), y(c[i].1))).collect();
-            let bottom: Vec<(f64, f64)> = stacks
+            let top: Vec<f64> = stacks.iter().map(|(_, c)| y(c[i].1)).collect();
+            let bottom: Vec<f64> = stacks
                 .iter()
-                .map(|(t, c)| (x(*t), y(if i == 0 { 0.0 } else { c[i - 1].1 })))
+                .map(|(_, c)| y(if i == 0 { 0.0 } else { c[i - 1].1 }))
                 .collect();
-            let mut d = String::new();
-            for (j, (px, py)) in top.iter().enumerate() {
-                d.push_str(&format!(
-                    "{}{px:.1},{py:.1} ",
-                    if j == 0 { "M" } else { "L" }
-                ));
-            }
-            for (px, py) in bottom.iter().rev() {
-                d.push_str(&format!("L{px:.1},{py:.1} "));
-            }
-            d.push('Z');
-            (*code, d)
+            (*code, step_area(&xs, &top, &bottom))
         })
         .collect();
     let line = |pick: &dyn Fn(&LoadSample) -> Option<u32>| {
-        let mut d = String::new();
-        for s in &samples {
-            if let Some(v) = pick(s) {
-                d.push_str(&format!(
-                    "{}{:.1},{:.1} ",
-                    if d.is_empty() { "M" } else { "L" },
-                    x(s.t_ms),
-                    y(f64::from(v))
-                ));
-            }
-        }
-        d
+        let points: Vec<(f64, f64)> = samples
+            .iter()
+            .filter_map(|s| pick(s).map(|v| (x(s.t_ms), y(f64::from(v)))))
+            .collect();
+        step_line(&points)
     };
     let index = line(&|s| Some(s.load));
     let dc = line(&|s| s.dc_load);
@@ -123,9 +114,41 @@ pub fn StackedLoadChart(
             {codes.into_iter().map(|c| view! { <span><i class=rule_class(c)></i>{format!("{c}: {}", rule_label(c))}</span> }).collect_view()}
             <span><i class="index-line"></i>"load index"</span>
             <span><i class="dc-line"></i>"data collector's view"</span>
-            <span class="muted">{format!("0 – 10000 · {} → {}", sim_time(start), sim_time(now_ms))}</span>
+            <span class="muted">{format!("0 – {top} · {} → {}", sim_time(start), sim_time(now_ms))}</span>
         </div>
     }
+}
+
+/// An SVG path of steps through `points`, held to the right edge.
+fn step_line(points: &[(f64, f64)]) -> String {
+    let mut d = String::new();
+    for (px, py) in points {
+        if d.is_empty() {
+            d.push_str(&format!("M{px:.1},{py:.1}"));
+        } else {
+            d.push_str(&format!(" H{px:.1} V{py:.1}"));
+        }
+    }
+    if !d.is_empty() {
+        d.push_str(&format!(" H{WIDTH:.1}"));
+    }
+    d
+}
+
+/// A closed SVG path between two step lines sharing the same x positions.
+fn step_area(xs: &[f64], top: &[f64], bottom: &[f64]) -> String {
+    let upper: Vec<(f64, f64)> = xs.iter().copied().zip(top.iter().copied()).collect();
+    let mut d = step_line(&upper);
+    if d.is_empty() {
+        return d;
+    }
+    // Back along the bottom edge, right to left.
+    let n = xs.len();
+    for j in (0..n).rev() {
+        d.push_str(&format!(" V{:.1} H{:.1}", bottom[j], xs[j]));
+    }
+    d.push_str(" Z");
+    d
 }
 
 /// Sessions per server over the A/B run, one line per server (the rebooted one highlighted).

@@ -236,7 +236,16 @@ fn rule_load(rule: &Compiled, inputs: &Inputs<'_>) -> f64 {
             (f64::from(n) / users * FULL).min(FULL)
         }
         Compiled::Server { users } => (f64::from(inputs.sessions) / users * FULL).min(FULL),
-        Compiled::Throttle { per_logon } => (per_logon * inputs.logon_units).clamp(0.0, FULL),
+        // `max(0.0)` first: rounding can leave the decayed sum a hair below zero (and `-0.0`
+        // would print as "-0").
+        Compiled::Throttle { per_logon } => {
+            let units = inputs.logon_units.max(0.0);
+            if units == 0.0 {
+                0.0
+            } else {
+                (per_logon * units).min(FULL)
+            }
+        }
         Compiled::Counter { counter, low, high } => {
             linear(inputs.counters[*counter as usize], *low, *high)
         }
