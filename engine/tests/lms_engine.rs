@@ -6,7 +6,7 @@ mod common;
 use common::lms::*;
 use engine::lms::views::{ServerPower, ServerQuery, ServerSort, SessionQuery};
 use engine::scenario::lms_rules::{Rule, Thresholds, ThrottleLevel};
-use engine::{Action, SimDuration, SpikeCounter};
+use engine::{Action, SimDuration, SimTime, SpikeCounter};
 
 fn only_s1(extra: &str) -> engine::Simulation {
     let src = format!(
@@ -174,19 +174,24 @@ fn cadence_small_drift_waits_for_request_large_drift_pushes_at_next_tick() {
         },
     );
     let events = sim.advance_to(at_secs(299));
-    assert!(of_kind(&events, "load.pushed")
-        .iter()
-        .all(|e| e.subject != "s5"));
+    assert!(entries_of(&events, "load.pushed", "s5").is_empty());
     let s5 = server(&sim, "s5");
     assert_eq!((s5.load, s5.dc_load), (1969, Some(1875)));
     assert_eq!(s5.load_bias, -94);
+    // The collector requests it at 300 s; the zone's `load.pushed` of that sample instant
+    // reports it.
     let events = sim.advance_to(at_secs(330));
-    let pushed: Vec<_> = of_kind(&events, "load.pushed")
-        .into_iter()
-        .filter(|e| e.subject == "s5")
-        .collect();
+    let pushed = entries_of(&events, "load.pushed", "s5");
     assert_eq!(pushed.len(), 1);
-    assert_eq!(pushed[0].details["reason"], "requested");
+    assert_eq!(
+        (pushed[0].0, pushed[0].1),
+        (300_000, "z2"),
+        "one event per zone, the zone as subject"
+    );
+    assert_eq!(
+        pushed[0].2,
+        &serde_json::json!({"delta": 0, "from": 1875, "load": 1969, "requested": 1, "true_load": 1969})
+    );
     assert_eq!(server(&sim, "s5").dc_load, Some(1969));
     // CPU 45% -> 4375: a drift of 2400 is pushed at the next counter tick.
     act(
@@ -198,15 +203,20 @@ fn cadence_small_drift_waits_for_request_large_drift_pushes_at_next_tick() {
             duration: SimDuration::from_mins(30),
         },
     );
-    let events = sim.advance_to(at_secs(360));
-    let pushed: Vec<_> = of_kind(&events, "load.pushed")
-        .into_iter()
-        .filter(|e| e.subject == "s5")
-        .collect();
+    sim.advance_to(at_secs(360));
+    assert_eq!(
+        server(&sim, "s5").dc_load,
+        Some(4469),
+        "pushed at the 360 s tick"
+    );
+    let events = sim.advance_to(at_secs(600));
+    let pushed = entries_of(&events, "load.pushed", "s5");
     assert_eq!(pushed.len(), 1);
-    assert_eq!(pushed[0].t_ms, 360_000);
-    assert_eq!(pushed[0].details["reason"], "delta");
-    assert_eq!(server(&sim, "s5").dc_load, Some(4469));
+    assert_eq!((pushed[0].0, pushed[0].1), (600_000, "z2"));
+    assert_eq!(pushed[0].2["delta"], 1);
+    assert_eq!(pushed[0].2["requested"], 0);
+    assert_eq!(pushed[0].2["from"], 1969);
+    assert_eq!(pushed[0].2["load"], 4469);
 }
 
 #[test]
@@ -401,4 +411,119 @@ fn evaluator_edit_save_assign_delete() {
     assert_eq!(e[0].kind, "evaluator.deleted");
     assert!(sim.lms().evaluator("Cpu").is_none());
     assert_eq!(sim.lms().evaluators().len(), 3);
+}
+
+#[test]
+fn samples_are_one_event_per_zone_listing_changed_servers() {
+    let mut sim = sim("", "");
+    let events = sim.advance_to(at_secs(300));
+    let samples = of_kind(&events, "load.sample");
+    let subjects: Vec<&str> = samples.iter().map(|e| e.subject.as_str()).collect();
+    assert_eq!(subjects, ["z1", "z2"]);
+    let hosts = |e: &engine::Event| -> Vec<String> {
+        e.details["servers"]
+            .as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(hosts(samples[0]), ["s1", "s2", "s3"]);
+    assert_eq!(hosts(samples[1]), ["s4", "s5", "s6"]);
+    assert_eq!(
+        samples[1].details["servers"]["s5"],
+        serde_json::json!({
+            "connected": 0,
+            "dc_load": 1875,
+            "disconnected": 0,
+            "load": 1875,
+            "rules": {"3": 1875.0},
+        })
+    );
+    // Nothing changed (no noise, no sessions): no sample at all.
+    let events = sim.advance_to(at_secs(600));
+    assert!(of_kind(&events, "load.sample").is_empty());
+    // A session on s2: only z1 samples, and only s2 in it.
+    act(&mut sim, launch("alice", "Word", None));
+    let events = sim.advance_to(at_secs(900));
+    let samples = of_kind(&events, "load.sample");
+    assert_eq!(samples.len(), 1);
+    assert_eq!(samples[0].subject, "z1");
+    assert_eq!(hosts(samples[0]), ["s1"]);
+    assert_eq!(samples[0].details["servers"]["s1"]["connected"], 1);
+}
+
+#[test]
+fn ended_sessions_and_pushes_are_aggregated_per_zone_and_sample() {
+    let mut sim = sim(
+        "[lms.workload]\nsession_duration = \"3m\"\ndisconnect_share = 50\n",
+        "",
+    );
+    sim.advance_to(at_secs(5));
+    let mut events = act(
+        &mut sim,
+        Action::LogonStorm {
+            users: 40,
+            over: SimDuration::from_mins(1),
+            app: None,
+        },
+    );
+    events.extend(sim.advance_to(SimTime::from_mins(60)));
+    let mut seen = std::collections::BTreeSet::new();
+    let (mut logoffs, mut disconnects) = (0u64, 0u64);
+    for kind in ["load.sample", "sessions.ended", "load.pushed"] {
+        for e in of_kind(&events, kind) {
+            assert!(["z1", "z2"].contains(&e.subject.as_str()), "{e:?}");
+            let key = if kind == "load.pushed" {
+                "pushes"
+            } else {
+                "servers"
+            };
+            let keys: Vec<&String> = e
+                .details
+                .as_object()
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            assert_eq!(keys, [key], "{e:?}");
+            let entries = e.details[key].as_object().cloned().unwrap_or_default();
+            assert!(!entries.is_empty(), "{e:?}");
+            for (host, entry) in &entries {
+                assert!(sim.lms().server(host).is_some_and(|s| s.zone == e.subject));
+                let fields: Vec<&String> = entry
+                    .as_object()
+                    .map(|m| m.keys().collect())
+                    .unwrap_or_default();
+                let expected: &[&str] = match kind {
+                    "load.sample" => &["connected", "dc_load", "disconnected", "load", "rules"],
+                    "sessions.ended" => &["count", "disconnected", "load_after"],
+                    _ => &["delta", "from", "load", "requested", "true_load"],
+                };
+                assert_eq!(fields, expected, "{e:?}");
+                if kind == "sessions.ended" {
+                    logoffs += entry["count"].as_u64().unwrap_or(0);
+                    disconnects += entry["disconnected"].as_u64().unwrap_or(0);
+                }
+            }
+            assert!(
+                seen.insert((kind, e.t_ms, e.subject.clone())),
+                "one per zone and sample instant: {e:?}"
+            );
+            assert_eq!(e.t_ms % 300_000, 0, "on the sample grid: {e:?}");
+        }
+    }
+    let placed = of_kind(&events, "session.placed");
+    let new = placed
+        .iter()
+        .filter(|e| e.details["mode"] != "reconnect")
+        .count() as u64;
+    let farm = sim.lms().farm();
+    let open = u64::from(farm.sessions_connected + farm.sessions_disconnected);
+    assert!(logoffs > 0 && disconnects > 0, "{logoffs} {disconnects}");
+    assert_eq!(logoffs, new - open);
+    // Hosts are written in key order inside each line.
+    for line in common::lines(&events) {
+        let hosts: Vec<usize> = ["\"s1\":{", "\"s2\":{", "\"s3\":{"]
+            .iter()
+            .filter_map(|h| line.find(h))
+            .collect();
+        assert!(hosts.windows(2).all(|w| w[0] < w[1]), "{line}");
+    }
 }

@@ -123,6 +123,9 @@ pub struct SimulateArgs {
     /// Also record the run and its events in this SQLite database (as `serve` does).
     #[arg(long, env = "SWITCHYARD_SIM_DATABASE_URL")]
     pub database_url: Option<String>,
+    /// Print nothing on stdout (with `--database-url`: only record the run).
+    #[arg(long, requires = "database_url")]
+    pub quiet: bool,
     /// Instead of a run: the black-hole A/B of load management. Reboots this server, then runs
     /// the same seeded logon storm with the fix on and off, and prints both sides as one JSON
     /// object (sessions per server every 15 s).

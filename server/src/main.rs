@@ -6,7 +6,13 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use mimalloc::MiMalloc;
 use server::cli::{Cli, Command, UserCommand};
+
+/// The engines allocate many small, short-lived values (event details); mimalloc serves them
+/// markedly faster than the system allocator (docs/PERFORMANCE.md).
+#[global_allocator]
+static GLOBAL: MiMalloc = MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -12,7 +12,10 @@ use crate::cli::SimulateArgs;
 use crate::scenario_file::{load_actions, load_scenario};
 
 /// Simulated time advanced per chunk, so output streams instead of piling up in memory.
-const CHUNK_MS: u64 = 3_600_000;
+const CHUNK_MS: u64 = 60_000;
+/// Chunks of events waiting for the persistence task: beyond this the engines wait for the
+/// database, so memory stays bounded whatever the event rate.
+const PENDING_CHUNKS: usize = 64;
 
 /// Runs the command; returns the process exit status.
 pub fn run(args: &SimulateArgs) -> ExitCode {
@@ -106,11 +109,15 @@ pub fn run_inner(args: &SimulateArgs, out: &mut impl Write) -> Result<(), Failur
     loop {
         t = (t + CHUNK_MS).min(until);
         let events = sim.advance_to(SimTime(t));
-        for event in &events {
-            writeln!(out, "{}", event.to_json_line()).map_err(Failure::Output)?;
+        if !args.quiet {
+            for event in &events {
+                writeln!(out, "{}", event.to_json_line()).map_err(Failure::Output)?;
+            }
         }
         if let Some(recorder) = &mut recorder {
-            recorder.record(events)?;
+            if !events.is_empty() {
+                recorder.record(events)?;
+            }
         }
         if t >= until {
             break;
@@ -141,7 +148,7 @@ impl Recorder {
             .block_on(async {
                 let pool = services::db::connect(url).await?;
                 let run = services::history::create_run(&pool, scenario, seed).await?;
-                let (tx, rx) = tokio::sync::mpsc::channel(64);
+                let (tx, rx) = tokio::sync::mpsc::channel(PENDING_CHUNKS);
                 let writer = tokio::spawn(services::runtime::writer::run(pool, run.id, rx));
                 Ok::<_, services::ServiceError>((tx, writer))
             })

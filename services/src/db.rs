@@ -20,7 +20,10 @@ pub async fn connect(url: &str) -> Result<SqlitePool> {
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Normal)
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(5));
+        .busy_timeout(Duration::from_secs(5))
+        // Checkpoint the WAL every ~40 MB instead of every ~4 MB: bursts of events (a logon
+        // storm on a large farm) write far fewer pages twice (docs/PERFORMANCE.md).
+        .pragma("wal_autocheckpoint", "10000");
     if let Some(parent) = std::path::Path::new(options.get_filename()).parent() {
         if !parent.as_os_str().is_empty() {
             std::fs::create_dir_all(parent).map_err(|e| {

@@ -7,8 +7,9 @@ use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 use crate::db::now_text;
 use crate::error::Result;
 
-/// Rows per multi-row INSERT statement (7 bound values each, well under SQLite's limit).
-const ROWS_PER_STATEMENT: usize = 500;
+/// Rows per multi-row INSERT statement: 7 bound values each, 28,000 in all, under SQLite's
+/// limit of 32,766 variables.
+const ROWS_PER_STATEMENT: usize = 4_000;
 
 /// A simulation run: one start of the engines on a scenario and seed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]

@@ -1,11 +1,11 @@
 //! Load management: the farm, its servers and sessions, the dynamic store, the evaluator
 //! editor with its what-if preview, the operator actions and the black-hole A/B.
 
-use engine::lms::views::{AbReport, EvaluatorPreview, ServerPage, SessionPage};
+use engine::lms::views::{AbReport, EvaluatorPreview, SessionPage};
 use leptos::prelude::*;
 
 use crate::error::AppError;
-use crate::model::lms::{DynamicStore, EvaluatorsPage, FarmPage, ServerDetail};
+use crate::model::lms::{DynamicStore, EvaluatorsPage, FarmPage, ServerDetail, ServerTable};
 
 /// Server rows per page of the farm page.
 pub const SERVER_PAGE_SIZE: u32 = 25;
@@ -50,7 +50,7 @@ pub async fn lms_servers(
     sort: Option<String>,
     desc: Option<bool>,
     page: Option<u32>,
-) -> Result<ServerPage, AppError> {
+) -> Result<ServerTable, AppError> {
     use crate::auth::{finish, signed_in};
     use crate::model::non_empty;
     use engine::lms::views::{ServerQuery, ServerSort};
@@ -76,7 +76,10 @@ pub async fn lms_servers(
             };
             Ok(services
                 .runtime
-                .query(move |sim| sim.lms().servers(&query))
+                .query(move |sim| ServerTable {
+                    page: sim.lms().servers(&query),
+                    now_ms: sim.now().as_millis(),
+                })
                 .await?)
         }
         .await,
@@ -145,7 +148,7 @@ pub async fn lms_server(host: String) -> Result<ServerDetail, AppError> {
             let Some((server, sessions, formula, now_ms)) = now else {
                 return Err(AppError::NotFound(format!("no server `{host}`")));
             };
-            let h = history::read(&services, &server.host).await?;
+            let h = history::read(&services, &server.host, &server.zone).await?;
             Ok(ServerDetail {
                 server,
                 formula,
@@ -186,7 +189,12 @@ mod history {
         serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
     }
 
-    pub async fn read(services: &Services, host: &str) -> Result<ServerHistory, AppError> {
+    /// `zone`: samples are per-zone events listing the servers that changed.
+    pub async fn read(
+        services: &Services,
+        host: &str,
+        zone: &str,
+    ) -> Result<ServerHistory, AppError> {
         let run_id = services.runtime.run().id;
         let base = EventFilter {
             run_id,
@@ -196,8 +204,9 @@ mod history {
         let samples = latest_in_time_order(
             &services.pool,
             &EventFilter {
-                subject: Some(host.to_owned()),
+                subject: Some(zone.to_owned()),
                 kind: Some("load.sample".into()),
+                details_contains: Some(format!("\"{host}\":{{")),
                 ..base.clone()
             },
             SAMPLES,
@@ -205,16 +214,17 @@ mod history {
         .await?
         .iter()
         .filter_map(|r| {
+            let details = details(&r.details);
             parse_sample(
                 u64::try_from(r.t_ms).unwrap_or_default(),
-                &details(&r.details),
+                details.get("servers")?.get(host)?,
             )
         })
         .collect();
-        // Placements naming the server: chosen (subject) or among the candidates.
+        // Placements naming the server: chosen, or among the candidates compared.
         let placed = EventFilter {
             kind: Some("session.placed".into()),
-            details_contains: Some(format!("\"host\":\"{host}\"")),
+            details_contains: Some(format!("\"{host}\"")),
             ..base.clone()
         };
         let (rows, _) = query_events(&services.pool, &placed, 0, PLACEMENTS).await?;

@@ -24,7 +24,7 @@ pub struct LoadSample {
     pub disconnected: u32,
 }
 
-/// Reads a `load.sample` event's details.
+/// Reads one server's entry of a `load.sample` event (`details.servers.<HOST>`).
 pub fn parse_sample(t_ms: u64, details: &serde_json::Value) -> Option<LoadSample> {
     let num = |key: &str| details.get(key).and_then(serde_json::Value::as_u64);
     let rules = details
@@ -175,6 +175,15 @@ pub struct FarmPage {
     /// The farm.
     pub farm: FarmView,
     /// Simulated time of this view.
+    pub now_ms: u64,
+}
+
+/// A page of the servers table and the simulated time it was read at.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerTable {
+    /// The page.
+    pub page: engine::lms::views::ServerPage,
+    /// Simulated time of this view (for the age of the data collector's values).
     pub now_ms: u64,
 }
 

@@ -308,7 +308,7 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
                 {move || Suspend::new(async move {
                     match page.await {
                         Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(p) => view! { <ServerTable page=p/> }.into_any(),
+                        Ok(t) => view! { <ServerRows page=t.page now_ms=t.now_ms/> }.into_any(),
                     }
                 })}
             </Transition>
@@ -327,7 +327,7 @@ pub fn rule_loads_text(server: &ServerView) -> String {
 }
 
 #[component]
-fn ServerTable(page: ServerPage) -> impl IntoView {
+fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
     let query = use_query_map();
     let current = move |k: &str| query.read_untracked().get(k).unwrap_or_default();
     let sort = current("sort");
@@ -375,7 +375,7 @@ fn ServerTable(page: ServerPage) -> impl IntoView {
                             <td class="mono">{format!("{:x}", s.load)}</td>
                             <td class="mono small">{rules}</td>
                             <td>{power_label(s.power)}</td>
-                            <td class="small" data-col="dc_age">{s.dc_updated_ms.map(|t| format!("updated at {}", sim_time(t))).unwrap_or_else(|| "never".into())}</td>
+                            <td class="small" data-col="dc_age" title=s.dc_updated_ms.map(|t| format!("updated at {}", sim_time(t))).unwrap_or_default()>{age(now_ms, s.dc_updated_ms)}</td>
                             <td class="num">{s.load_bias}</td>
                         </tr>
                     }

@@ -3,12 +3,37 @@
 //! and requests every `dc_refresh`, `load.sample` every `sample_interval`; and the power
 //! cycle of servers (down, starting, up) with the elections it causes.
 
-use serde_json::json;
+use serde_json::{json, Map, Value};
 
 use super::engine::{ev, LmsEngine};
+use super::model::Server;
 use super::rules::Counter;
 use super::views::ServerPower;
 use crate::event::Event;
+
+/// One member's entry of a zone's `load.pushed`: how often it pushed since the last one, the
+/// collector's view before the first push and now, and the true load now.
+fn pushed(sv: &Server) -> Value {
+    json!({
+        "delta": sv.pushes_delta,
+        "from": sv.push_from,
+        "load": sv.dc_load,
+        "requested": sv.pushes_requested,
+        "true_load": sv.load,
+    })
+}
+
+/// Counts a push of server `sv` (whose collector view was `from` before it).
+fn count_push(sv: &mut Server, from: Option<u32>, requested: bool) {
+    if sv.pushes_delta == 0 && sv.pushes_requested == 0 {
+        sv.push_from = from;
+    }
+    if requested {
+        sv.pushes_requested += 1;
+    } else {
+        sv.pushes_delta += 1;
+    }
+}
 
 impl LmsEngine {
     /// Recomputes server `s`'s counters from the workload model, its noise stream and spikes.
@@ -52,70 +77,51 @@ impl LmsEngine {
     }
 
     /// Every `counter_interval`: counters, logons in progress or completed (the collector
-    /// follows the throttling rule live, no event), the ±threshold check (`load.pushed`
-    /// reason `delta`), and the aggregated `sessions.ended`.
-    pub(crate) fn counter_tick(&mut self, now: u64, out: &mut Vec<Event>) {
+    /// follows the throttling rule live, no event), and the ±threshold check (pushes are
+    /// counted; `sample_tick` reports them per zone).
+    pub(crate) fn counter_tick(&mut self, now: u64) {
         let threshold = i64::from(self.cfg.push_threshold);
-        for s in 0..self.servers.len() {
-            if self.servers[s].power == ServerPower::Down {
-                continue;
-            }
-            // Throttling is evaluated live by the collector (`RealTimeRules: d`): while
-            // logons are in progress, or when one completes, the view follows silently.
-            let throttling = !self.servers[s].logons.is_empty();
-            self.servers[s].logons.retain(|(_, end)| *end > now);
-            self.update_counters(s, now);
-            self.recompute(s, now);
-            let sv = &self.servers[s];
-            let drift = match sv.dc_load {
-                Some(v) => {
-                    let mut d = (i64::from(sv.report) - i64::from(v)).abs();
-                    for (a, b) in sv.report_apps.iter().zip(&sv.dc_apps) {
-                        d = d.max((i64::from(*a) - i64::from(*b)).abs());
-                    }
-                    d >= threshold
+        for z in 0..self.zones.len() {
+            let has_collector = self.zones[z].collector.is_some();
+            for i in 0..self.zones[z].servers.len() {
+                let s = self.zones[z].servers[i] as usize;
+                if self.servers[s].power == ServerPower::Down {
+                    continue;
                 }
-                None => false,
-            };
-            let from = sv.dc_load;
-            let has_collector = self.zones[sv.zone as usize].collector.is_some();
-            if throttling && has_collector {
-                self.push(s, now);
-            } else if drift && has_collector {
-                self.push(s, now);
+                // Throttling is evaluated live by the collector (`RealTimeRules: d`): while
+                // logons are in progress, or when one completes, the view follows silently.
+                let throttling = !self.servers[s].logons.is_empty();
+                if throttling {
+                    self.servers[s].logons.retain(|(_, end)| *end > now);
+                }
+                self.update_counters(s, now);
+                self.recompute(s, now);
                 let sv = &self.servers[s];
-                let details = json!({
-                    "from": from,
-                    "load": sv.report,
-                    "reason": "delta",
-                    "true_load": sv.load,
-                });
-                out.push(ev(now, &sv.host, "load.pushed", details));
+                let drift = match sv.dc_load {
+                    Some(v) => {
+                        let mut d = (i64::from(sv.report) - i64::from(v)).abs();
+                        for (a, b) in sv.report_apps.iter().zip(&sv.dc_apps) {
+                            d = d.max((i64::from(*a) - i64::from(*b)).abs());
+                        }
+                        d >= threshold
+                    }
+                    None => false,
+                };
+                let from = sv.dc_load;
+                if throttling && has_collector {
+                    self.push(s, now);
+                } else if drift && has_collector {
+                    self.push(s, now);
+                    count_push(&mut self.servers[s], from, false);
+                }
             }
-            self.flush_ended(s, now, out);
         }
-    }
-
-    /// Emits the aggregated logoffs and disconnections of server `s`, if any.
-    pub(crate) fn flush_ended(&mut self, s: usize, now: u64, out: &mut Vec<Event>) {
-        let sv = &mut self.servers[s];
-        if sv.ended == 0 && sv.disconnects == 0 {
-            return;
-        }
-        let details = json!({
-            "count": sv.ended,
-            "disconnected": sv.disconnects,
-            "load_after": sv.load,
-        });
-        sv.ended = 0;
-        sv.disconnects = 0;
-        out.push(ev(now, &sv.host, "sessions.ended", details));
     }
 
     /// Every `dc_refresh`: each collector refreshes its own values, pings members silent for
     /// `ping_after` (a down member fails: `server.unreachable`) and requests the values of
-    /// members without an update for `request_after` (`load.pushed` reason `requested`
-    /// when the view changes).
+    /// members without an update for `request_after` (counted as `requested` pushes when the
+    /// view changed; `sample_tick` reports them per zone).
     pub(crate) fn collector_tick(&mut self, now: u64, out: &mut Vec<Event>) {
         let ping = self.cfg.ping_after.as_millis();
         let request = self.cfg.request_after.as_millis();
@@ -151,15 +157,8 @@ impl LmsEngine {
                 {
                     let from = sv.dc_load;
                     self.recompute_push(s, now);
-                    let sv = &self.servers[s];
-                    if from != Some(sv.report) {
-                        let details = json!({
-                            "from": from,
-                            "load": sv.report,
-                            "reason": "requested",
-                            "true_load": sv.load,
-                        });
-                        out.push(ev(now, &sv.host, "load.pushed", details));
+                    if from != Some(self.servers[s].report) {
+                        count_push(&mut self.servers[s], from, true);
                     }
                 } else if silent {
                     self.servers[s].dc_contact = Some(now);
@@ -168,39 +167,83 @@ impl LmsEngine {
         }
     }
 
-    /// Every `sample_interval`: a `load.sample` for each server that is not down and whose
-    /// sessions or loads changed since its last sample.
+    /// Every `sample_interval`, per zone: one `load.pushed` (the members that pushed since
+    /// the last one, with counts per reason), one `sessions.ended` (the members with logoffs
+    /// or disconnections since the last one), and one `load.sample` listing its servers that
+    /// are not down and whose sessions or loads changed since their last sample. An event
+    /// with nothing to list is not emitted.
     pub(crate) fn sample_tick(&mut self, now: u64, out: &mut Vec<Event>) {
-        for s in 0..self.servers.len() {
-            let sv = &self.servers[s];
-            if sv.power == ServerPower::Down {
-                self.servers[s].last_sample = None;
-                continue;
+        for z in 0..self.zones.len() {
+            let mut pushes = Map::new();
+            let mut ended = Map::new();
+            for i in 0..self.zones[z].servers.len() {
+                let s = self.zones[z].servers[i] as usize;
+                let sv = &mut self.servers[s];
+                if sv.pushes_delta != 0 || sv.pushes_requested != 0 {
+                    pushes.insert(sv.host.clone(), pushed(sv));
+                    sv.pushes_delta = 0;
+                    sv.pushes_requested = 0;
+                    sv.push_from = None;
+                }
+                if sv.ended != 0 || sv.disconnects != 0 {
+                    let entry = json!({
+                        "count": sv.ended,
+                        "disconnected": sv.disconnects,
+                        "load_after": sv.load,
+                    });
+                    sv.ended = 0;
+                    sv.disconnects = 0;
+                    ended.insert(sv.host.clone(), entry);
+                }
             }
-            let sample = [
-                sv.connected,
-                sv.disconnected,
-                sv.load,
-                sv.dc_load.unwrap_or(u32::MAX),
-            ];
-            if sv.last_sample == Some(sample) {
-                continue;
+            let zone = &self.zones[z].id;
+            if !pushes.is_empty() {
+                out.push(ev(now, zone, "load.pushed", json!({ "pushes": pushes })));
             }
-            let e = sv.evaluator as usize;
-            let loads = self.rule_loads_of(s, e, now);
-            let mut rules = serde_json::Map::new();
-            for (rule, l) in self.evaluators[e].rules.iter().zip(loads) {
-                rules.insert(rule.code().to_string(), json!((l * 10.0).round() / 10.0));
+            if !ended.is_empty() {
+                out.push(ev(now, zone, "sessions.ended", json!({ "servers": ended })));
             }
-            let details = json!({
-                "connected": sv.connected,
-                "dc_load": sv.dc_load,
-                "disconnected": sv.disconnected,
-                "load": sv.load,
-                "rules": rules,
-            });
-            out.push(ev(now, &sv.host, "load.sample", details));
-            self.servers[s].last_sample = Some(sample);
+            let mut servers = Map::new();
+            for i in 0..self.zones[z].servers.len() {
+                let s = self.zones[z].servers[i] as usize;
+                let sv = &self.servers[s];
+                if sv.power == ServerPower::Down {
+                    self.servers[s].last_sample = None;
+                    continue;
+                }
+                let sample = [
+                    sv.connected,
+                    sv.disconnected,
+                    sv.load,
+                    sv.dc_load.unwrap_or(u32::MAX),
+                ];
+                if sv.last_sample == Some(sample) {
+                    continue;
+                }
+                let e = sv.evaluator as usize;
+                let loads = self.rule_loads_of(s, e, now);
+                let mut rules = Map::new();
+                // Rules at 0 are left out (they add nothing to the index or the chart).
+                for (rule, l) in self.evaluators[e].rules.iter().zip(loads) {
+                    let shown = (l * 10.0).round() / 10.0;
+                    if shown > 0.0 {
+                        rules.insert(rule.code().to_string(), json!(shown));
+                    }
+                }
+                let entry = json!({
+                    "connected": sv.connected,
+                    "dc_load": sv.dc_load,
+                    "disconnected": sv.disconnected,
+                    "load": sv.load,
+                    "rules": rules,
+                });
+                servers.insert(sv.host.clone(), entry);
+                self.servers[s].last_sample = Some(sample);
+            }
+            if !servers.is_empty() {
+                let details = json!({ "servers": servers });
+                out.push(ev(now, &self.zones[z].id, "load.sample", details));
+            }
         }
     }
 

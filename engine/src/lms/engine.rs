@@ -191,6 +191,9 @@ impl LmsEngine {
                 rng: srng,
                 ended: 0,
                 disconnects: 0,
+                pushes_delta: 0,
+                pushes_requested: 0,
+                push_from: None,
                 last_sample: None,
             });
         }
@@ -269,30 +272,30 @@ impl LmsEngine {
     /// Recomputes server `s`'s true load and what it would report (SPEC §2: a starting
     /// server reports 10000 with the black-hole fix, 0 without).
     pub(crate) fn recompute(&mut self, s: usize, now: u64) {
+        // Per application, written in place (no allocation: this runs for every server at
+        // every counter tick). An application evaluator other than the server's raises it.
+        let mut report_apps = std::mem::take(&mut self.servers[s].report_apps);
         let inputs = self.inputs(s, now);
         let sv = &self.servers[s];
         let load = self.evaluators[sv.evaluator as usize].index(&inputs, self.cfg.formula);
-        let apps: Vec<u32> = sv
-            .apps
-            .iter()
-            .map(|a| match self.apps[usize::from(*a)].evaluator {
-                Some(e) if e != sv.evaluator => {
-                    load.max(self.evaluators[e as usize].index(&inputs, self.cfg.formula))
-                }
-                _ => load,
-            })
-            .collect();
         let starting = match sv.power {
             ServerPower::Starting => Some(if self.cfg.black_hole_fix { 10_000 } else { 0 }),
             _ => None,
         };
+        report_apps.resize(sv.apps.len(), 0);
+        for (r, a) in report_apps.iter_mut().zip(&sv.apps) {
+            *r = match (starting, self.apps[usize::from(*a)].evaluator) {
+                (Some(v), _) => v,
+                (None, Some(e)) if e != sv.evaluator => {
+                    load.max(self.evaluators[e as usize].index(&inputs, self.cfg.formula))
+                }
+                (None, _) => load,
+            };
+        }
         let sv = &mut self.servers[s];
         sv.load = load;
         sv.report = starting.unwrap_or(load);
-        sv.report_apps = match starting {
-            Some(v) => vec![v; apps.len()],
-            None => apps,
-        };
+        sv.report_apps = report_apps;
     }
 
     /// The member pushes its values to the data collector (state only).
@@ -402,7 +405,7 @@ impl LmsEngine {
         self.run_storms(t, out);
         self.run_timers(t, out);
         if self.next_counter <= t {
-            self.counter_tick(t, out);
+            self.counter_tick(t);
             self.next_counter = t + self.cfg.counter_interval.as_millis();
         }
         if self.next_dc <= t {

@@ -48,10 +48,19 @@ pub(crate) struct Server {
     pub dc_contact: Option<u64>,
     /// Its own noise stream.
     pub rng: Rng,
-    /// Logoffs and disconnections since the last `sessions.ended`.
+    /// Logoffs and disconnections since the zone's last `sessions.ended`.
     pub ended: u32,
     pub disconnects: u32,
-    /// The last `load.sample` (connected, disconnected, load, dc load).
+    /// Pushes to the collector since the zone's last `load.pushed`: on a ±threshold drift
+    /// (`delta`) and on the collector's request (`requested`), and the collector's view
+    /// before the first of them.
+    pub pushes_delta: u32,
+    /// See `pushes_delta`.
+    pub pushes_requested: u32,
+    /// See `pushes_delta`.
+    pub push_from: Option<u32>,
+    /// The server's entry in its zone's last `load.sample` (connected, disconnected, load,
+    /// dc load).
     pub last_sample: Option<[u32; 4]>,
 }
 

@@ -156,17 +156,23 @@ impl LmsEngine {
             self.plan_session(user, serial, now, rng);
         }
         let sv = &self.servers[s];
-        let details = json!({
+        let mut details = json!({
             "app": self.apps[app].name,
             "candidates": candidates,
             "chosen": sv.host,
             "client_ip": Ipv4Addr::from(ip).to_string(),
             "considered": survey.considered,
-            "excluded": excluded,
             "load_after": sv.report,
             "mode": "least_loaded",
             "user": self.user_name(user),
         });
+        // Exclusion counts only when some server was excluded (most placements on a
+        // healthy farm: none), to keep the most frequent event small.
+        if survey.down + survey.full + survey.ip_range + survey.no_collector > 0 {
+            if let Some(map) = details.as_object_mut() {
+                map.insert("excluded".into(), excluded);
+            }
+        }
         out.push(ev(now, &sv.host, "session.placed", details));
         Launch::Placed(s as u32)
     }
@@ -189,7 +195,6 @@ impl LmsEngine {
             "chosen": sv.host,
             "client_ip": Ipv4Addr::from(sess.ip).to_string(),
             "considered": 1,
-            "excluded": json!({"down": 0, "full": 0, "ip_range": 0, "no_collector": 0}),
             "load_after": sv.report,
             "mode": "reconnect",
             "user": self.user_name(user),

@@ -34,8 +34,8 @@ pub struct LmsConfig {
     /// Performance counters are sampled (and members check the push threshold) this often.
     /// Default `30s` (assumed).
     pub counter_interval: SimDuration,
-    /// A `load.sample` per server (for the charts) at most this often. Default `5m`
-    /// (assumed).
+    /// A `load.sample` per zone (its changed servers, for the charts) at most this often.
+    /// Default `5m` (assumed).
     pub sample_interval: SimDuration,
     /// How long a logon takes on a server that is up. Default `30s` (assumed).
     pub logon_duration: SimDuration,

@@ -126,3 +126,25 @@ pub fn server(sim: &Simulation, host: &str) -> ServerView {
 pub fn of_kind<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {
     events.iter().filter(|e| e.kind == kind).collect()
 }
+
+/// The per-server entries of the zone-level events of `kind` (`load.pushed`: `pushes`;
+/// `load.sample`, `sessions.ended`: `servers`) for `host`, with the event's time and zone.
+pub fn entries_of<'a>(
+    events: &'a [Event],
+    kind: &str,
+    host: &str,
+) -> Vec<(u64, &'a str, &'a serde_json::Value)> {
+    let key = if kind == "load.pushed" {
+        "pushes"
+    } else {
+        "servers"
+    };
+    events
+        .iter()
+        .filter(|e| e.kind == kind)
+        .filter_map(|e| {
+            let entry = e.details.get(key)?.get(host)?;
+            Some((e.t_ms, e.subject.as_str(), entry))
+        })
+        .collect()
+}

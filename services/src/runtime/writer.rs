@@ -12,7 +12,7 @@ use crate::history;
 use crate::telemetry;
 
 /// A flush happens once this many rows are waiting...
-pub const FLUSH_ROWS: usize = 2_000;
+pub const FLUSH_ROWS: usize = 5_000;
 /// ...or this long after the first row of the flush arrived.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 
