@@ -1,6 +1,9 @@
 //! Router tests with `oneshot` on a temp SQLite file: sign-in, the gate, roles, audit, export,
 //! health and metrics.
 
+// The router embeds the whole UI's view types (as in the binary, see server/src/main.rs).
+#![recursion_limit = "512"]
+
 mod common;
 
 use axum::http::{header, StatusCode};

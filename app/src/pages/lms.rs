@@ -150,8 +150,9 @@ fn Farm(
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
-    view! {
-        <div class="grid">
+    // Each part is type-erased (`into_any`): one nested view type for the whole farm would be
+    // too deep for the compiler's query limit in the crates that build the router.
+    let summary = view! {
             <section class="card" id="farm-summary">
                 <h2>"Farm"</h2>
                 <table class="counts">
@@ -167,6 +168,9 @@ fn Farm(
                 </table>
                 {is_admin.then(|| view! { <SettingsForm settings fix=black_hole_fix formula=formula_text.clone()/> })}
             </section>
+    }
+    .into_any();
+    let zones = view! {
             <section class="card">
                 <h2>"Zones and data collectors"</h2>
                 <table id="zone-table">
@@ -200,7 +204,10 @@ fn Farm(
                     </tbody>
                 </table>
             </section>
-        </div>
+    }
+    .into_any();
+    view! {
+        <div class="grid">{summary}{zones}</div>
         {can_act.then(|| view! { <StormForm act apps/> })}
         <Facts facts=fact_rows/>
     }
