@@ -303,27 +303,17 @@ pub async fn lms_evaluators() -> Result<EvaluatorsPage, AppError> {
     finish(
         async move {
             let (services, _) = signed_in().await?;
-            Ok(services
-                .runtime
-                .query(|sim| {
-                    let lms = sim.lms();
-                    let farm = lms.farm();
-                    let servers = lms
-                        .servers(&engine::lms::views::ServerQuery {
-                            limit: u32::MAX,
-                            ..Default::default()
-                        })
-                        .rows
-                        .into_iter()
-                        .map(|s| s.host)
-                        .collect();
-                    EvaluatorsPage {
-                        evaluators: lms.evaluators(),
-                        servers,
-                        applications: farm.applications.into_iter().map(|a| a.name).collect(),
-                    }
-                })
-                .await?)
+            // Servers and applications come from the scenario (the engine never adds or
+            // removes them); the servers view is paged and would cut a large farm short.
+            let lms = &services.scenario.lms;
+            let servers = lms.servers.iter().map(|s| s.host.clone()).collect();
+            let applications = lms.applications.iter().map(|a| a.name.clone()).collect();
+            let evaluators = services.runtime.query(|sim| sim.lms().evaluators()).await?;
+            Ok(EvaluatorsPage {
+                evaluators,
+                servers,
+                applications,
+            })
         }
         .await,
     )

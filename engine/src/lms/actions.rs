@@ -214,12 +214,12 @@ impl LmsEngine {
                 user,
                 server,
                 count,
-            } => self.disconnect_action(user.as_deref(), server.as_deref(), *count, now, out),
+            } => self.sessions_action(false, user.as_deref(), server.as_deref(), *count, now, out),
             Action::LogoffSessions {
                 user,
                 server,
                 count,
-            } => self.logoff_action(user.as_deref(), server.as_deref(), *count, now, out),
+            } => self.sessions_action(true, user.as_deref(), server.as_deref(), *count, now, out),
             Action::EvaluatorSave {
                 name,
                 rules,
@@ -274,42 +274,35 @@ impl LmsEngine {
         }
     }
 
-    fn disconnect_action(
+    /// Disconnects (`logoff` false) or logs off the sessions an action names, then one
+    /// `sessions.disconnected` / `sessions.logged_off` event with how many it touched.
+    fn sessions_action(
         &mut self,
+        logoff: bool,
         user: Option<&str>,
         server: Option<&str>,
         count: u32,
         now: u64,
         out: &mut Vec<Event>,
     ) {
-        let (subject, users) = self.targets(user, server, count, false, true);
+        let (subject, users) = self.targets(user, server, count, logoff, !logoff);
         let mut done = 0u32;
         for u in users {
-            if self.disconnect(u, now) {
+            let touched = if logoff {
+                self.logoff(u, now)
+            } else {
+                self.disconnect(u, now)
+            };
+            if touched {
                 done += 1;
             }
         }
-        let details = json!({ "count": done });
-        out.push(ev(now, &subject, "sessions.disconnected", details));
-    }
-
-    fn logoff_action(
-        &mut self,
-        user: Option<&str>,
-        server: Option<&str>,
-        count: u32,
-        now: u64,
-        out: &mut Vec<Event>,
-    ) {
-        let (subject, users) = self.targets(user, server, count, true, false);
-        let mut done = 0u32;
-        for u in users {
-            if self.logoff(u, now) {
-                done += 1;
-            }
-        }
-        let details = json!({ "count": done });
-        out.push(ev(now, &subject, "sessions.logged_off", details));
+        let kind = if logoff {
+            "sessions.logged_off"
+        } else {
+            "sessions.disconnected"
+        };
+        out.push(ev(now, &subject, kind, json!({ "count": done })));
     }
 
     /// (subject, user ids) an action on sessions names.
