@@ -19,11 +19,12 @@ use core::net::Ipv4Addr;
 
 use crate::clock::{SimDuration, SimTime};
 use crate::event::EngineId;
+use crate::scenario::autoscale::{DistributionMode, GroupParams};
 use crate::scenario::lms::LoadFormula;
 use crate::scenario::lms_rules::Rule;
 
 /// One operator action or injected fault. Serialized with a `kind` tag in snake_case.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Writes a free-text note into the event log (`operator.note`).
@@ -239,6 +240,90 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         formula: Option<LoadFormula>,
     },
+    /// GSLB: takes a site down (it sends and answers nothing: MEP, ADNS).
+    SiteDown {
+        /// Site name.
+        site: String,
+    },
+    /// GSLB: brings a site back up.
+    SiteUp {
+        /// Site name.
+        site: String,
+    },
+    /// GSLB: cuts the MEP link between two sites: packets from `from` to `to` are lost, and
+    /// also from `to` to `from` unless `one_way`.
+    MepCut {
+        /// One end (the sender when `one_way`).
+        from: String,
+        /// The other end.
+        to: String,
+        /// Only the `from` → `to` direction.
+        #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+        one_way: bool,
+    },
+    /// GSLB: restores the MEP link between two sites (one direction when `one_way`).
+    MepRestore {
+        /// One end (the sender when `one_way`).
+        from: String,
+        /// The other end.
+        to: String,
+        /// Only the `from` → `to` direction.
+        #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+        one_way: bool,
+    },
+    /// GSLB: `set gslb site <site> -backupParentlist …` (an empty list is `unset`).
+    BackupParents {
+        /// The parent site.
+        site: String,
+        /// Backup parents in preference order (at most 5, existing parents, not the site).
+        #[serde(default)]
+        backups: Vec<String>,
+    },
+    /// GSLB: replaces the topology with the product's CLI text (`add gslb site …`).
+    TopologyImport {
+        /// The CLI text.
+        cli: String,
+    },
+    /// Autoscale: offers extra demand to a group's clusters: a spike of `duration_min`
+    /// minutes, or a lasting step when `duration_min` is absent.
+    LoadInject {
+        /// Group name.
+        group: String,
+        /// One availability zone; all of the group's zones when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone: Option<String>,
+        /// Demand in percent of the capacity of `min_nodes` nodes, replacing the workload's
+        /// own while it lasts.
+        level: f64,
+        /// Length of a spike in minutes; absent = a step that lasts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration_min: Option<u32>,
+    },
+    /// Autoscale: deploys the group's application (IPSet per cluster, domain and IPs
+    /// registered with DNS or the NLB).
+    AppDeploy {
+        /// Group name.
+        group: String,
+    },
+    /// Autoscale: removes the group's application (records unregistered, IPSets deleted).
+    AppRemove {
+        /// Group name.
+        group: String,
+    },
+    /// Autoscale: switches a group's traffic distribution between DNS and NLB.
+    DistributionSwitch {
+        /// Group name.
+        group: String,
+        /// The new mode.
+        mode: DistributionMode,
+    },
+    /// Autoscale: replaces a group's parameters (limits, timings, node bounds).
+    GroupSettings {
+        /// Group name.
+        group: String,
+        /// The new parameters.
+        settings: GroupParams,
+    },
 }
 
 fn one() -> u32 {
@@ -321,6 +406,17 @@ impl Action {
             Action::EvaluatorAssign { .. } => "evaluator_assign",
             Action::EvaluatorUnassign { .. } => "evaluator_unassign",
             Action::FarmSettings { .. } => "farm_settings",
+            Action::SiteDown { .. } => "site_down",
+            Action::SiteUp { .. } => "site_up",
+            Action::MepCut { .. } => "mep_cut",
+            Action::MepRestore { .. } => "mep_restore",
+            Action::BackupParents { .. } => "backup_parents",
+            Action::TopologyImport { .. } => "topology_import",
+            Action::LoadInject { .. } => "load_inject",
+            Action::AppDeploy { .. } => "app_deploy",
+            Action::AppRemove { .. } => "app_remove",
+            Action::DistributionSwitch { .. } => "distribution_switch",
+            Action::GroupSettings { .. } => "group_settings",
         }
     }
 
@@ -353,6 +449,17 @@ impl Action {
             | Action::EvaluatorAssign { .. }
             | Action::EvaluatorUnassign { .. }
             | Action::FarmSettings { .. } => EngineId::Lms,
+            Action::SiteDown { .. }
+            | Action::SiteUp { .. }
+            | Action::MepCut { .. }
+            | Action::MepRestore { .. }
+            | Action::BackupParents { .. }
+            | Action::TopologyImport { .. } => EngineId::Gslb,
+            Action::LoadInject { .. }
+            | Action::AppDeploy { .. }
+            | Action::AppRemove { .. }
+            | Action::DistributionSwitch { .. }
+            | Action::GroupSettings { .. } => EngineId::Autoscale,
         }
     }
 }
@@ -361,7 +468,7 @@ impl Action {
 ///
 /// Serialized flat, like a file entry: `{"at": "5m", "actor": "alice", "kind": "note", ...}`
 /// where `at` is the duration since the start.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimedAction {
     /// When the action happens.
     #[serde(with = "at_as_duration")]

@@ -68,10 +68,12 @@
 //! [`role`] holds the console's user roles, shared by the server and the browser bundle.
 
 pub mod action;
+pub mod autoscale;
 pub mod clock;
 pub mod core;
 pub mod duration;
 pub mod event;
+pub mod gslb;
 pub mod lhc;
 pub mod lms;
 pub mod rng;
@@ -81,9 +83,11 @@ pub mod sim;
 pub mod step;
 
 pub use action::{Action, ActionError, Component, SpikeCounter, TimedAction};
+pub use autoscale::AutoscaleEngine;
 pub use clock::{SimDuration, SimTime, Speed, SpeedParseError};
 pub use duration::{format_duration, parse_duration, DurationError};
 pub use event::{EngineId, EngineIdParseError, Event};
+pub use gslb::GslbEngine;
 pub use lhc::LhcEngine;
 pub use lms::LmsEngine;
 pub use rng::Rng;

@@ -6,9 +6,12 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use crate::action::{Action, ActionError, TimedAction};
+use crate::autoscale::AutoscaleEngine;
 use crate::clock::SimTime;
 use crate::core::CoreEngine;
 use crate::event::{EngineId, Event};
+use crate::gslb::views::ResolutionView;
+use crate::gslb::GslbEngine;
 use crate::lhc::LhcEngine;
 use crate::lms::LmsEngine;
 use crate::rng::Rng;
@@ -30,6 +33,8 @@ pub struct Simulation {
     core: CoreEngine,
     lhc: LhcEngine,
     lms: LmsEngine,
+    gslb: GslbEngine,
+    autoscale: AutoscaleEngine,
     /// Pending actions keyed by (time, scheduling order).
     timeline: BTreeMap<(SimTime, u64), TimedAction>,
     scheduled: u64,
@@ -49,6 +54,8 @@ impl Simulation {
             core: CoreEngine::new(&scenario.core, &rng),
             lhc: LhcEngine::new(&scenario.lhc, &rng),
             lms: LmsEngine::new(&scenario.lms, &rng),
+            gslb: GslbEngine::new(&scenario.gslb, &rng),
+            autoscale: AutoscaleEngine::new(&scenario.autoscale, &rng),
             timeline: BTreeMap::new(),
             scheduled: 0,
         };
@@ -84,6 +91,23 @@ impl Simulation {
     /// The load-management engine (read-only): farm, servers, sessions, evaluators.
     pub fn lms(&self) -> &LmsEngine {
         &self.lms
+    }
+
+    /// The GSLB engine (read-only): sites, MEP links, adoption, ADNS.
+    pub fn gslb(&self) -> &GslbEngine {
+        &self.gslb
+    }
+
+    /// The autoscale engine (read-only): groups, clusters, nodes, timelines.
+    pub fn autoscale(&self) -> &AutoscaleEngine {
+        &self.autoscale
+    }
+
+    /// Answers a real DNS query now (the ADNS responder): the GSLB engine advances its
+    /// round robin and logs the answer (coalesced `adns.answered` events, emitted at the next
+    /// advance).
+    pub fn resolve_dns(&mut self, domain: &str, client: core::net::IpAddr) -> ResolutionView {
+        self.gslb.resolve(self.now, domain, client)
     }
 
     /// Number of actions scheduled and not yet applied.
@@ -230,11 +254,23 @@ impl Simulation {
         Err(ActionError::Unhandled(action.kind()))
     }
 
-    fn engines(&self) -> [&dyn Engine; 3] {
-        [&self.core, &self.lhc, &self.lms]
+    fn engines(&self) -> [&dyn Engine; 5] {
+        [
+            &self.core,
+            &self.lhc,
+            &self.lms,
+            &self.gslb,
+            &self.autoscale,
+        ]
     }
 
-    fn engines_mut(&mut self) -> [&mut dyn Engine; 3] {
-        [&mut self.core, &mut self.lhc, &mut self.lms]
+    fn engines_mut(&mut self) -> [&mut dyn Engine; 5] {
+        [
+            &mut self.core,
+            &mut self.lhc,
+            &mut self.lms,
+            &mut self.gslb,
+            &mut self.autoscale,
+        ]
     }
 }

@@ -10,7 +10,7 @@ use crate::action::{Action, TimedAction};
 use crate::event::EngineId;
 
 /// A separate actions file: only `[[actions]]` tables.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct ActionsFile {
     /// The timeline, in file order.

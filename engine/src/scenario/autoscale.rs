@@ -23,6 +23,13 @@ pub struct GroupConfig {
     pub name: String,
     /// Traffic distribution.
     pub mode: DistributionMode,
+    /// The application's domain registered with DNS or the NLB. Default `<name>.example.com`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// Whether the application is deployed at the start (IPSets and records exist). Default
+    /// true.
+    #[serde(default = "yes")]
+    pub deployed: bool,
     /// Availability zones, one cluster each (at least one, unique).
     pub zones: Vec<String>,
     /// Fewest nodes per cluster, at least 1.
@@ -48,6 +55,9 @@ pub struct GroupConfig {
     pub workload: Workload,
 }
 
+fn yes() -> bool {
+    true
+}
 fn three() -> u32 {
     3
 }
@@ -56,6 +66,50 @@ fn ten() -> u32 {
 }
 fn sixty() -> u32 {
     60
+}
+
+/// The parameters of a group an administrator edits (the product's min_node, max_node,
+/// watch_time, cool_down_period, drain_connection_timeout, ttl_timeout and the threshold
+/// parameters).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupParams {
+    /// Fewest nodes per cluster, at least 1.
+    pub min_nodes: u32,
+    /// Most nodes per cluster, at least `min_nodes`.
+    pub max_nodes: u32,
+    /// Minutes of consecutive breach before scaling, at least 1.
+    pub watch_time_min: u32,
+    /// Minutes after a scale-out during which evaluation is skipped.
+    pub cooldown_min: u32,
+    /// Minutes after a scale-in before nodes are deprovisioned.
+    pub drain_timeout_min: u32,
+    /// DNS TTL in seconds (DNS mode).
+    pub ttl_s: u32,
+    /// Threshold parameters (at least one; each parameter once).
+    pub thresholds: Vec<ThresholdConfig>,
+}
+
+impl GroupConfig {
+    /// The editable parameters of this group.
+    pub fn params(&self) -> GroupParams {
+        GroupParams {
+            min_nodes: self.min_nodes,
+            max_nodes: self.max_nodes,
+            watch_time_min: self.watch_time_min,
+            cooldown_min: self.cooldown_min,
+            drain_timeout_min: self.drain_timeout_min,
+            ttl_s: self.ttl_s,
+            thresholds: self.thresholds.clone(),
+        }
+    }
+
+    /// The application domain (`domain`, or `<name>.example.com`).
+    pub fn domain_name(&self) -> String {
+        self.domain
+            .clone()
+            .unwrap_or_else(|| format!("{}.example.com", self.name))
+    }
 }
 
 /// How traffic reaches the clusters.
@@ -245,6 +299,18 @@ impl GroupConfig {
             |j| self.zones[j].clone(),
             |j| path.key("zones").index(j),
         )?;
+        if let Some(d) = &self.domain {
+            non_empty(d, path.key("domain"))?;
+        }
+        self.params().validate(path)?;
+        self.workload.validate(&path.key("workload"))
+    }
+}
+
+impl GroupParams {
+    /// Checks node bounds, watch time and thresholds; `path` is the group's (fields are
+    /// reported as `path.min_nodes`, `path.thresholds[i].max`, ...).
+    pub fn validate(&self, path: &FieldPath) -> Result<(), ConfigError> {
         in_range(self.min_nodes, 1, u32::MAX, path.key("min_nodes"))?;
         if self.max_nodes < self.min_nodes {
             return fail(
@@ -268,7 +334,7 @@ impl GroupConfig {
             |j| self.thresholds[j].parameter.as_str().to_owned(),
             |j| path.key("thresholds").index(j).key("parameter"),
         )?;
-        self.workload.validate(&path.key("workload"))
+        Ok(())
     }
 }
 
