@@ -226,6 +226,29 @@ pub struct WhatIfZone {
     pub real: Vec<MinuteView>,
     /// What the edited parameters would have done with the same recorded demand.
     pub edited: Vec<MinuteView>,
+    /// Totals of `real`.
+    #[serde(default)]
+    pub real_summary: WhatIfSummary,
+    /// Totals of `edited`.
+    #[serde(default)]
+    pub edited_summary: WhatIfSummary,
+}
+
+/// Totals of one side of a what-if zone, to compare the two at a glance.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WhatIfSummary {
+    /// Scale-out decisions.
+    pub scale_outs: u32,
+    /// Scale-in decisions.
+    pub scale_ins: u32,
+    /// Minutes a decision was due at the node limit.
+    pub at_limit: u32,
+    /// Minutes with every node saturated (utilisation 100 %: demand not served).
+    pub saturated_minutes: u32,
+    /// Nodes in service summed over the minutes (the cost, in node-minutes).
+    pub node_minutes: u64,
+    /// Most nodes in service.
+    pub peak_nodes: u32,
 }
 
 /// A what-if replay of recorded demand against edited parameters.

@@ -107,9 +107,11 @@ pub struct ServiceView {
     pub ip: String,
     /// Port.
     pub port: u16,
-    /// Up for ADNS: its site is up and reachable over MEP from the answering parents.
+    /// Up for ADNS: its site is up and some up parent counts it up (known over MEP, or by
+    /// its monitor while MEP to it is down).
     pub up: bool,
-    /// Current connections (least connections method).
+    /// Current connections (least connections method): a seeded base plus one per client an
+    /// answer sent to it; 0 while its site is down.
     pub connections: u32,
 }
 

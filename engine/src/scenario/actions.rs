@@ -22,6 +22,8 @@ pub(crate) struct ActionsFile {
 pub fn validate_actions(actions: &[TimedAction], scenario: &Scenario) -> Result<(), ConfigError> {
     // Evaluators created earlier in the timeline may be named by later actions.
     let mut created: Vec<String> = Vec::new();
+    // After a GSLB topology import, later GSLB actions name the imported sites.
+    let mut gslb = std::borrow::Cow::Borrowed(&scenario.gslb);
     for (i, timed) in actions.iter().enumerate() {
         if let Action::EvaluatorSave { name, .. } = &timed.action {
             created.push(name.clone());
@@ -39,12 +41,26 @@ pub fn validate_actions(actions: &[TimedAction], scenario: &Scenario) -> Result<
                 EngineId::Core => scenario.core.check_action(action),
                 EngineId::Lhc => scenario.lhc.check_action(action),
                 EngineId::Lms => scenario.lms.check_action_with(action, &created),
-                // Engines without actions yet accept nothing else; unreachable for now.
-                _ => Ok(()),
+                EngineId::Gslb => gslb.check_action(action),
+                EngineId::Autoscale => {
+                    // Edited parameters are reported at their exact path in the file
+                    // (`actions[3].settings.thresholds[0].max`).
+                    if let Action::GroupSettings { group, settings } = action {
+                        if scenario.autoscale.group_index(group).is_some() {
+                            settings.validate(&path.key("settings"))?;
+                        }
+                    }
+                    scenario.autoscale.check_action(action)
+                }
             },
         };
         if let Err(e) = checked {
             return fail(path.key(e.field().unwrap_or("kind")), e.to_string());
+        }
+        if let Action::TopologyImport { cli } = &timed.action {
+            if let Ok(cfg) = crate::gslb::parse_cli(cli) {
+                gslb = std::borrow::Cow::Owned(cfg);
+            }
         }
     }
     Ok(())

@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::check::{fail, finite, in_range, non_empty, unique};
 use super::error::{ConfigError, FieldPath};
+use super::lms_actions::some_of;
+use crate::action::{Action, ActionError};
 
 /// `[autoscale]`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -32,20 +34,21 @@ pub struct GroupConfig {
     pub deployed: bool,
     /// Availability zones, one cluster each (at least one, unique).
     pub zones: Vec<String>,
-    /// Fewest nodes per cluster, at least 1.
+    /// Fewest nodes per cluster, `1..=32`. Also the reference of the workload's demand
+    /// (percent of the capacity of this many nodes), fixed for the run.
     pub min_nodes: u32,
-    /// Most nodes per cluster, at least `min_nodes`.
+    /// Most nodes per cluster, `min_nodes..=32`.
     pub max_nodes: u32,
-    /// Minutes of consecutive breach before scaling, at least 1. Default 3.
+    /// Minutes of consecutive breach before scaling, `1..=1440`. Default 3.
     #[serde(default = "three")]
     pub watch_time_min: u32,
-    /// Minutes after a scale-out during which evaluation is skipped. Default 10.
+    /// Minutes after a scale-out during which evaluation is skipped, `0..=10080`. Default 10.
     #[serde(default = "ten")]
     pub cooldown_min: u32,
-    /// Minutes after a scale-in before nodes are deprovisioned. Default 10.
+    /// Minutes after a scale-in before nodes are deprovisioned, `0..=10080`. Default 10.
     #[serde(default = "ten")]
     pub drain_timeout_min: u32,
-    /// DNS TTL in seconds (DNS mode). Default 60.
+    /// DNS TTL in seconds (DNS mode), `0..=86400`. Default 60.
     #[serde(default = "sixty")]
     pub ttl_s: u32,
     /// `[[autoscale.groups.thresholds]]` (at least one; each parameter once).
@@ -53,6 +56,36 @@ pub struct GroupConfig {
     /// `[autoscale.groups.workload]`. Default: constant 50.
     #[serde(default)]
     pub workload: Workload,
+    /// Seeded noise added to the demand each minute: uniform in `±noise` percent points,
+    /// drawn per cluster (`0..=100`). Default 0 (none), so a trace replays exactly.
+    #[serde(default)]
+    pub noise: f64,
+    /// Throughput of one node at 100 % utilisation, in Mbps (`throughput` metric = the
+    /// utilisation of a node × this / 100). Default 500 [our default].
+    #[serde(default = "default_node_mbps")]
+    pub node_mbps: f64,
+}
+
+/// Most nodes of one ADC cluster [product docs: a Citrix ADC cluster has up to 32 nodes].
+pub const MAX_CLUSTER_NODES: u32 = 32;
+/// Longest watch time, in minutes (one day) [our default].
+pub const MAX_WATCH_MIN: u32 = 1440;
+/// Longest cooldown or drain timeout, in minutes (one week) [our default].
+pub const MAX_TIMING_MIN: u32 = 10_080;
+/// Longest DNS TTL, in seconds (one day) [our default].
+pub const MAX_TTL_S: u32 = 86_400;
+/// Default of [`GroupConfig::node_mbps`].
+pub const DEFAULT_NODE_MBPS: f64 = 500.0;
+/// Most values of a trace (366 days of minutes).
+pub const MAX_TRACE_VALUES: usize = 527_040;
+/// Highest demand a `load_inject` action may offer, in percent of the capacity of the group's
+/// configured `min_nodes` nodes.
+pub const MAX_INJECT_LEVEL: f64 = 1000.0;
+/// Longest spike of a `load_inject` action, in minutes (one week).
+pub const MAX_INJECT_MIN: u32 = 10_080;
+
+fn default_node_mbps() -> f64 {
+    DEFAULT_NODE_MBPS
 }
 
 fn yes() -> bool {
@@ -74,17 +107,17 @@ fn sixty() -> u32 {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GroupParams {
-    /// Fewest nodes per cluster, at least 1.
+    /// Fewest nodes per cluster, `1..=32`.
     pub min_nodes: u32,
-    /// Most nodes per cluster, at least `min_nodes`.
+    /// Most nodes per cluster, `min_nodes..=32` (a Citrix ADC cluster has at most 32 nodes).
     pub max_nodes: u32,
-    /// Minutes of consecutive breach before scaling, at least 1.
+    /// Minutes of consecutive breach before scaling, `1..=1440`.
     pub watch_time_min: u32,
-    /// Minutes after a scale-out during which evaluation is skipped.
+    /// Minutes after a scale-out during which evaluation is skipped, `0..=10080`.
     pub cooldown_min: u32,
-    /// Minutes after a scale-in before nodes are deprovisioned.
+    /// Minutes after a scale-in before nodes are deprovisioned, `0..=10080`.
     pub drain_timeout_min: u32,
-    /// DNS TTL in seconds (DNS mode).
+    /// DNS TTL in seconds (DNS mode), `0..=86400`.
     pub ttl_s: u32,
     /// Threshold parameters (at least one; each parameter once).
     pub thresholds: Vec<ThresholdConfig>,
@@ -207,6 +240,13 @@ pub enum Workload {
         /// Demand per minute, percent (at least one value).
         values: Vec<f64>,
     },
+    /// A trace read from a CSV file (format: [`parse_metrics_csv`]). The engine does no IO:
+    /// whoever loads the scenario turns it into a [`Workload::Trace`] with
+    /// [`AutoscaleConfig::resolve_csv`]; an unresolved one offers no demand.
+    Csv {
+        /// The file, as the loader understands it (e.g. relative to the scenario file).
+        file: String,
+    },
 }
 
 fn day_minutes() -> u32 {
@@ -238,6 +278,7 @@ impl Workload {
                 .enumerate()
                 .map(|(i, v)| ("values", Some(i), *v))
                 .collect(),
+            Workload::Csv { .. } => Vec::new(),
         }
     }
 
@@ -263,12 +304,128 @@ impl Workload {
             Workload::Trace { values } if values.is_empty() => {
                 fail(path.key("values"), "needs at least one value")
             }
+            Workload::Trace { values } if values.len() > MAX_TRACE_VALUES => fail(
+                path.key("values"),
+                format!(
+                    "must have at most {MAX_TRACE_VALUES} values (366 days); got {}",
+                    values.len()
+                ),
+            ),
+            Workload::Csv { file } => non_empty(file, path.key("file")),
             _ => Ok(()),
         }
     }
 }
 
 impl AutoscaleConfig {
+    /// The index of the group with this name (exact).
+    pub fn group_index(&self, name: &str) -> Option<usize> {
+        self.groups.iter().position(|g| g.name == name)
+    }
+
+    /// The error for a group name that is not configured.
+    pub(crate) fn unknown_group(&self, name: &str) -> ActionError {
+        ActionError::Unknown {
+            field: "group",
+            what: "autoscale group",
+            name: name.to_owned(),
+            known: some_of(self.groups.iter().map(|g| g.name.as_str())),
+        }
+    }
+
+    /// Checks an autoscale action against this configuration: the group (and zone) exist,
+    /// `load_inject` levels and lengths are in range, `group_settings` parameters are valid
+    /// (field `settings`, the message naming the exact path, e.g.
+    /// `settings.thresholds[0].max: ...`). What depends on the state (deploying an application
+    /// that is deployed, switching to the mode in force) is checked when the action runs.
+    /// Actions of other engines pass.
+    pub fn check_action(&self, action: &Action) -> Result<(), ActionError> {
+        let group = |name: &str| {
+            self.group_index(name)
+                .map(|i| &self.groups[i])
+                .ok_or_else(|| self.unknown_group(name))
+        };
+        match action {
+            Action::LoadInject {
+                group: name,
+                zone,
+                level,
+                duration_min,
+            } => {
+                let g = group(name)?;
+                if let Some(z) = zone {
+                    if !g.zones.contains(z) {
+                        return Err(ActionError::Unknown {
+                            field: "zone",
+                            what: "availability zone",
+                            name: z.clone(),
+                            known: some_of(g.zones.iter().map(String::as_str)),
+                        });
+                    }
+                }
+                if !(level.is_finite() && (0.0..=MAX_INJECT_LEVEL).contains(level)) {
+                    return Err(ActionError::Invalid {
+                        field: "level",
+                        message: format!(
+                            "must be a finite number between 0 and {MAX_INJECT_LEVEL} (percent of \
+                             the capacity of min_nodes nodes); got {level}"
+                        ),
+                    });
+                }
+                if let Some(d) = duration_min {
+                    if !(1..=MAX_INJECT_MIN).contains(d) {
+                        return Err(ActionError::Invalid {
+                            field: "duration_min",
+                            message: format!(
+                                "must be between 1 and {MAX_INJECT_MIN} (minutes; leave it out \
+                                 for a lasting step); got {d}"
+                            ),
+                        });
+                    }
+                }
+                Ok(())
+            }
+            Action::AppDeploy { group: name }
+            | Action::AppRemove { group: name }
+            | Action::DistributionSwitch { group: name, .. } => group(name).map(|_| ()),
+            Action::GroupSettings {
+                group: name,
+                settings,
+            } => {
+                group(name)?;
+                check_params(settings)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Replaces every `csv` workload by the trace its file holds. `read` returns a file's
+    /// text (the engine does no IO: the scenario loader passes a reader, e.g. one that
+    /// resolves names relative to the scenario file). Errors name
+    /// `autoscale.groups[i].workload.file` and, for a bad line, `file:line: message`.
+    pub fn resolve_csv<E: core::fmt::Display>(
+        &mut self,
+        mut read: impl FnMut(&str) -> Result<String, E>,
+    ) -> Result<(), ConfigError> {
+        for (i, g) in self.groups.iter_mut().enumerate() {
+            let Workload::Csv { file } = &g.workload else {
+                continue;
+            };
+            let path = FieldPath::root("autoscale")
+                .key("groups")
+                .index(i)
+                .key("workload")
+                .key("file");
+            let text = read(file)
+                .map_err(|e| ConfigError::new(path.clone(), format!("cannot read {file}: {e}")))?;
+            let values = parse_metrics_csv(&text).map_err(|(line, msg)| {
+                ConfigError::new(path.clone(), format!("{file}:{line}: {msg}"))
+            })?;
+            g.workload = Workload::Trace { values };
+        }
+        Ok(())
+    }
+
     /// Checks names, zones, node bounds, timings, thresholds and workloads.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let path = |i: usize| FieldPath::root("autoscale").key("groups").index(i);
@@ -303,6 +460,18 @@ impl GroupConfig {
             non_empty(d, path.key("domain"))?;
         }
         self.params().validate(path)?;
+        finite(self.noise, path.key("noise"))?;
+        in_range(self.noise, 0.0, 100.0, path.key("noise"))?;
+        finite(self.node_mbps, path.key("node_mbps"))?;
+        if !(self.node_mbps > 0.0 && self.node_mbps <= 1_000_000.0) {
+            return fail(
+                path.key("node_mbps"),
+                format!(
+                    "must be greater than 0 and at most 1000000 (Mbps); got {}",
+                    self.node_mbps
+                ),
+            );
+        }
         self.workload.validate(&path.key("workload"))
     }
 }
@@ -311,7 +480,16 @@ impl GroupParams {
     /// Checks node bounds, watch time and thresholds; `path` is the group's (fields are
     /// reported as `path.min_nodes`, `path.thresholds[i].max`, ...).
     pub fn validate(&self, path: &FieldPath) -> Result<(), ConfigError> {
-        in_range(self.min_nodes, 1, u32::MAX, path.key("min_nodes"))?;
+        in_range(self.min_nodes, 1, MAX_CLUSTER_NODES, path.key("min_nodes"))?;
+        if self.max_nodes > MAX_CLUSTER_NODES {
+            return fail(
+                path.key("max_nodes"),
+                format!(
+                    "must be at most {MAX_CLUSTER_NODES} (nodes of one ADC cluster); got {}",
+                    self.max_nodes
+                ),
+            );
+        }
         if self.max_nodes < self.min_nodes {
             return fail(
                 path.key("max_nodes"),
@@ -321,7 +499,32 @@ impl GroupParams {
                 ),
             );
         }
-        in_range(self.watch_time_min, 1, u32::MAX, path.key("watch_time_min"))?;
+        let minutes = |value: u32, lo: u32, hi: u32, key: &str| {
+            if value < lo || value > hi {
+                return fail(
+                    path.key(key),
+                    format!("must be between {lo} and {hi} (minutes); got {value}"),
+                );
+            }
+            Ok(())
+        };
+        minutes(self.watch_time_min, 1, MAX_WATCH_MIN, "watch_time_min")?;
+        minutes(self.cooldown_min, 0, MAX_TIMING_MIN, "cooldown_min")?;
+        minutes(
+            self.drain_timeout_min,
+            0,
+            MAX_TIMING_MIN,
+            "drain_timeout_min",
+        )?;
+        if self.ttl_s > MAX_TTL_S {
+            return fail(
+                path.key("ttl_s"),
+                format!(
+                    "must be between 0 and {MAX_TTL_S} (seconds); got {}",
+                    self.ttl_s
+                ),
+            );
+        }
         if self.thresholds.is_empty() {
             return fail(path.key("thresholds"), "needs at least one threshold");
         }
@@ -362,4 +565,135 @@ impl ThresholdConfig {
         }
         Ok(())
     }
+}
+
+/// Checks edited group parameters as an action or a what-if gives them: on error, field
+/// `settings` and a message naming the exact path (`settings.thresholds[0].max: must be
+/// greater than min (85); got 40`), like `evaluator_save` does for its rules.
+pub fn check_params(params: &GroupParams) -> Result<(), ActionError> {
+    params
+        .validate(&FieldPath::root("settings"))
+        .map_err(|e| ActionError::Invalid {
+            field: "settings",
+            message: e.to_string(),
+        })
+}
+
+/// Parses a CSV file of demand values into a trace (minute 1 first), for
+/// [`Workload::Trace`]. Accepted format:
+///
+/// * UTF-8 text, fields separated by `,`, lines ending in `\n` or `\r\n` (a leading BOM is
+///   ignored); spaces around fields are ignored;
+/// * blank lines and lines starting with `#` are skipped;
+/// * an optional header: the first line whose fields are all non-numbers (`demand`,
+///   `minute,value`);
+/// * then either one value per line (minutes 1, 2, 3, ... in order), or `minute,value` on
+///   every line: whole minutes ≥ 1, strictly increasing; a minute left out holds the previous
+///   value, and minutes before the first listed one take its value (the two forms do not
+///   mix);
+/// * every value a finite number ≥ 0 (percent of the capacity of `min_nodes` nodes); at
+///   least one value and at most 527,040 minutes (366 days).
+///
+/// On error: the 1-based line and what is wrong there.
+///
+/// ```
+/// use engine::scenario::autoscale::parse_metrics_csv;
+/// assert_eq!(parse_metrics_csv("demand\n90\n70\n"), Ok(vec![90.0, 70.0]));
+/// assert_eq!(parse_metrics_csv("minute,value\n2,90\n4,60\n"), Ok(vec![90.0, 90.0, 90.0, 60.0]));
+/// assert_eq!(
+///     parse_metrics_csv("1,90\n1,80\n"),
+///     Err((2, "minutes must increase; got 1 after 1".to_owned()))
+/// );
+/// ```
+pub fn parse_metrics_csv(text: &str) -> Result<Vec<f64>, (usize, String)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut values: Vec<f64> = Vec::new();
+    // None until the first data line; then whether lines are `minute,value`.
+    let mut paired: Option<bool> = None;
+    let mut header_allowed = true;
+    let mut last_minute = 0usize;
+    let mut lines = 0usize;
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        lines = line_no;
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        if header_allowed {
+            header_allowed = false;
+            if fields.iter().all(|f| f.parse::<f64>().is_err()) {
+                continue;
+            }
+        }
+        let pair = match fields.len() {
+            1 => false,
+            2 => true,
+            n => {
+                return Err((
+                    line_no,
+                    format!("expected `value` or `minute,value`; got {n} fields"),
+                ))
+            }
+        };
+        if paired.is_some_and(|p| p != pair) {
+            return Err((
+                line_no,
+                "mixes `value` and `minute,value` lines; use one form".to_owned(),
+            ));
+        }
+        paired = Some(pair);
+        let text_value = if pair { fields[1] } else { fields[0] };
+        let value = text_value
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| {
+                (
+                    line_no,
+                    format!("value must be a finite number >= 0 (percent); got `{text_value}`"),
+                )
+            })?;
+        if !pair {
+            if values.len() >= MAX_TRACE_VALUES {
+                return Err((
+                    line_no,
+                    format!("at most {MAX_TRACE_VALUES} values (366 days of minutes)"),
+                ));
+            }
+            values.push(value);
+            continue;
+        }
+        let minute = fields[0]
+            .parse::<usize>()
+            .ok()
+            .filter(|m| *m >= 1)
+            .ok_or_else(|| {
+                (
+                    line_no,
+                    format!("minute must be a whole number >= 1; got `{}`", fields[0]),
+                )
+            })?;
+        if minute <= last_minute {
+            return Err((
+                line_no,
+                format!("minutes must increase; got {minute} after {last_minute}"),
+            ));
+        }
+        if minute > MAX_TRACE_VALUES {
+            return Err((
+                line_no,
+                format!("minute must be at most {MAX_TRACE_VALUES} (366 days); got {minute}"),
+            ));
+        }
+        let hold = values.last().copied().unwrap_or(value);
+        values.resize(minute - 1, hold);
+        values.push(value);
+        last_minute = minute;
+    }
+    if values.is_empty() {
+        return Err((lines.max(1), "no value found".to_owned()));
+    }
+    Ok(values)
 }
