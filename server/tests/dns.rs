@@ -31,12 +31,21 @@ async fn live() -> Live {
         .await
         .expect("runtime");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let dns = server::dns::start("127.0.0.1:0".parse().expect("addr"), runtime.clone(), async move {
-        let _ = stopped.await;
-    })
+    let dns = server::dns::start(
+        "127.0.0.1:0".parse().expect("addr"),
+        runtime.clone(),
+        async move {
+            let _ = stopped.await;
+        },
+    )
     .await
     .expect("bind the responder");
-    Live { runtime, dns, _stop: stop, _dir: dir }
+    Live {
+        runtime,
+        dns,
+        _stop: stop,
+        _dir: dir,
+    }
 }
 
 fn query(id: u16, name: &str, kind: RecordType) -> Vec<u8> {
@@ -49,7 +58,10 @@ fn query(id: u16, name: &str, kind: RecordType) -> Vec<u8> {
 
 async fn udp(server: SocketAddr, id: u16, name: &str, kind: RecordType) -> Message {
     let socket = UdpSocket::bind("127.0.0.1:0").await.expect("bind");
-    socket.send_to(&query(id, name, kind), server).await.expect("send");
+    socket
+        .send_to(&query(id, name, kind), server)
+        .await
+        .expect("send");
     let mut buf = vec![0u8; 4096];
     let (n, _) = tokio::time::timeout(WAIT, socket.recv_from(&mut buf))
         .await
@@ -65,7 +77,10 @@ async fn tcp(server: SocketAddr, id: u16, name: &str) -> Message {
     stream.write_all(&len.to_be_bytes()).await.expect("len");
     stream.write_all(&q).await.expect("query");
     let mut len = [0u8; 2];
-    tokio::time::timeout(WAIT, stream.read_exact(&mut len)).await.expect("in time").expect("read");
+    tokio::time::timeout(WAIT, stream.read_exact(&mut len))
+        .await
+        .expect("in time")
+        .expect("read");
     let mut buf = vec![0u8; usize::from(u16::from_be_bytes(len))];
     stream.read_exact(&mut buf).await.expect("read body");
     Message::from_vec(&buf).expect("decode")
@@ -110,7 +125,10 @@ async fn real_queries_are_answered_from_the_live_topology() {
     let got = addresses(&m);
     assert!(!got.is_empty(), "an A record");
     for ip in &got {
-        assert!(ips.contains(&ip.to_string()), "{ip} is a service of the topology ({ips:?})");
+        assert!(
+            ips.contains(&ip.to_string()),
+            "{ip} is a service of the topology ({ips:?})"
+        );
     }
     // The domain's TTL (5 s in the demo).
     assert!(m.answers.iter().all(|r| r.ttl == 5));
@@ -147,7 +165,13 @@ async fn round_robin_turns_and_answers_are_logged() {
     let mut logged = 0;
     for _ in 0..50 {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        logged = live.runtime.status().per_engine.get("gslb").copied().unwrap_or(0);
+        logged = live
+            .runtime
+            .status()
+            .per_engine
+            .get("gslb")
+            .copied()
+            .unwrap_or(0);
         if logged > 0 {
             break;
         }
@@ -167,7 +191,12 @@ async fn no_parent_up_means_servfail() {
     let m = udp(live.dns, 1, "apps.example.com.", RecordType::A).await;
     assert_eq!(m.metadata.response_code, ResponseCode::ServFail);
     live.runtime
-        .apply(Action::SiteUp { site: "SiteP2".into() }, "test")
+        .apply(
+            Action::SiteUp {
+                site: "SiteP2".into(),
+            },
+            "test",
+        )
         .await
         .expect("site up");
     let m = udp(live.dns, 2, "apps.example.com.", RecordType::A).await;

@@ -13,7 +13,12 @@ const DEMO: &str = include_str!("../../scenarios/demo.toml");
 async fn backups_of(app: &TestApp, site: &'static str) -> Vec<String> {
     app.services
         .runtime
-        .query(move |sim| sim.gslb().site(site).map(|s| s.backup_parents).unwrap_or_default())
+        .query(move |sim| {
+            sim.gslb()
+                .site(site)
+                .map(|s| s.backup_parents)
+                .unwrap_or_default()
+        })
         .await
         .expect("query")
 }
@@ -42,13 +47,21 @@ async fn site_faults_are_for_operators_and_audited() {
     let operator = app.sign_in("operator").await;
 
     let forged = app
-        .post_form("/api/gslb_act", "input[op]=site_down&input[site]=SiteP1", Some(&viewer))
+        .post_form(
+            "/api/gslb_act",
+            "input[op]=site_down&input[site]=SiteP1",
+            Some(&viewer),
+        )
         .await;
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
     assert!(site_up(&app, "SiteP1").await, "nothing changed");
 
     let unknown = app
-        .post_form("/api/gslb_act", "input[op]=site_down&input[site]=SiteP9", Some(&operator))
+        .post_form(
+            "/api/gslb_act",
+            "input[op]=site_down&input[site]=SiteP9",
+            Some(&operator),
+        )
         .await;
     assert_eq!(unknown.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let text = body_text(unknown).await;
@@ -65,7 +78,11 @@ async fn site_faults_are_for_operators_and_audited() {
     assert!(body_text(bad_direction).await.contains("both or one_way"));
 
     let down = app
-        .post_form("/api/gslb_act", "input[op]=site_down&input[site]=SiteP1", Some(&operator))
+        .post_form(
+            "/api/gslb_act",
+            "input[op]=site_down&input[site]=SiteP1",
+            Some(&operator),
+        )
         .await;
     assert_eq!(down.status(), StatusCode::OK, "{}", body_text(down).await);
     assert!(!site_up(&app, "SiteP1").await);
@@ -79,14 +96,17 @@ async fn site_faults_are_for_operators_and_audited() {
         .await;
     assert_eq!(cut.status(), StatusCode::OK, "{}", body_text(cut).await);
 
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 50).await.expect("audit");
+    let (rows, _) = services::audit::list(&app.services.pool, 0, 50)
+        .await
+        .expect("audit");
     for (action, actor, ok) in [
         ("gslb.site_down", "viewer", false),
         ("gslb.site_down", "operator", true),
         ("gslb.mep_cut", "operator", true),
     ] {
         assert!(
-            rows.iter().any(|r| r.action == action && r.actor == actor && (r.outcome == "ok") == ok),
+            rows.iter()
+                .any(|r| r.action == action && r.actor == actor && (r.outcome == "ok") == ok),
             "{action} by {actor}"
         );
     }
@@ -101,7 +121,11 @@ async fn backup_lists_are_validated_for_admins_only() {
     assert!(!before.is_empty(), "the demo gives SiteP1 backups");
 
     let forged = app
-        .post_form("/api/gslb_backups", "site=SiteP1&backups=SiteP3", Some(&operator))
+        .post_form(
+            "/api/gslb_backups",
+            "site=SiteP1&backups=SiteP3",
+            Some(&operator),
+        )
         .await;
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
 
@@ -121,11 +145,19 @@ async fn backup_lists_are_validated_for_admins_only() {
         assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY, "{list}");
         let text = body_text(refused).await;
         assert!(text.contains(expected), "{list}: {text}");
-        assert_eq!(backups_of(&app, "SiteP1").await, before, "{list}: nothing changed");
+        assert_eq!(
+            backups_of(&app, "SiteP1").await,
+            before,
+            "{list}: nothing changed"
+        );
     }
 
     let saved = app
-        .post_form("/api/gslb_backups", "site=SiteP1&backups=SiteP3%2CSiteP2", Some(&admin))
+        .post_form(
+            "/api/gslb_backups",
+            "site=SiteP1&backups=SiteP3%2CSiteP2",
+            Some(&admin),
+        )
         .await;
     assert_eq!(saved.status(), StatusCode::OK, "{}", body_text(saved).await);
     assert_eq!(backups_of(&app, "SiteP1").await, ["SiteP3", "SiteP2"]);
@@ -154,7 +186,11 @@ async fn cli_import_reports_the_line_and_export_round_trips() {
 
     let bad = "add gslb site A 10.0.0.1\nadd gslb site B not-an-ip -parentSite A\n";
     let refused = app
-        .post_form("/api/gslb_import", &format!("cli={}", encode(bad)), Some(&admin))
+        .post_form(
+            "/api/gslb_import",
+            &format!("cli={}", encode(bad)),
+            Some(&admin),
+        )
         .await;
     assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let text = body_text(refused).await;
@@ -169,19 +205,41 @@ async fn cli_import_reports_the_line_and_export_round_trips() {
 
     let small = "add gslb site A 10.0.0.1\nadd gslb site B 10.0.0.2\nadd gslb site C 10.0.1.1 -parentSite A\nset gslb site A -backupParentlist B\n";
     let imported = app
-        .post_form("/api/gslb_import", &format!("cli={}", encode(small)), Some(&admin))
+        .post_form(
+            "/api/gslb_import",
+            &format!("cli={}", encode(small)),
+            Some(&admin),
+        )
         .await;
-    assert_eq!(imported.status(), StatusCode::OK, "{}", body_text(imported).await);
+    assert_eq!(
+        imported.status(),
+        StatusCode::OK,
+        "{}",
+        body_text(imported).await
+    );
     let names: Vec<String> = app
         .services
         .runtime
-        .query(|sim| sim.gslb().topology().sites.into_iter().map(|s| s.name).collect())
+        .query(|sim| {
+            sim.gslb()
+                .topology()
+                .sites
+                .into_iter()
+                .map(|s| s.name)
+                .collect()
+        })
         .await
         .expect("query");
     assert_eq!(names, ["A", "B", "C"]);
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 50).await.expect("audit");
-    assert!(rows.iter().any(|r| r.action == "gslb.topology_import" && r.outcome == "ok"));
-    assert!(rows.iter().any(|r| r.action == "gslb.topology_import" && r.outcome.contains("line 2")));
+    let (rows, _) = services::audit::list(&app.services.pool, 0, 50)
+        .await
+        .expect("audit");
+    assert!(rows
+        .iter()
+        .any(|r| r.action == "gslb.topology_import" && r.outcome == "ok"));
+    assert!(rows
+        .iter()
+        .any(|r| r.action == "gslb.topology_import" && r.outcome.contains("line 2")));
 }
 
 #[tokio::test]
@@ -189,14 +247,22 @@ async fn resolve_panel_explains_and_changes_nothing() {
     let app = app_with(DEMO).await;
     let viewer = app.sign_in("viewer").await;
     let answer = app
-        .post_form("/api/gslb_resolve", "domain=apps.example.com&client=192.0.2.10", Some(&viewer))
+        .post_form(
+            "/api/gslb_resolve",
+            "domain=apps.example.com&client=192.0.2.10",
+            Some(&viewer),
+        )
         .await;
     assert_eq!(answer.status(), StatusCode::OK);
     let text = body_text(answer).await;
     assert!(text.contains("\"outcome\":\"answered\""), "{text}");
     assert!(text.contains("answered_by"), "{text}");
     let blank = app
-        .post_form("/api/gslb_resolve", "domain=&client=192.0.2.10", Some(&viewer))
+        .post_form(
+            "/api/gslb_resolve",
+            "domain=&client=192.0.2.10",
+            Some(&viewer),
+        )
         .await;
     assert_eq!(blank.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let answered = app
@@ -213,12 +279,21 @@ async fn guided_replays_are_for_operators() {
     let app = app_with(DEMO).await;
     let viewer = app.sign_in("viewer").await;
     let operator = app.sign_in("operator").await;
-    let forged = app.post_form("/api/gslb_guided", "number=1", Some(&viewer)).await;
+    let forged = app
+        .post_form("/api/gslb_guided", "number=1", Some(&viewer))
+        .await;
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
-    let bad = app.post_form("/api/gslb_guided", "number=4", Some(&operator)).await;
+    let bad = app
+        .post_form("/api/gslb_guided", "number=4", Some(&operator))
+        .await;
     assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let ok = app.post_form("/api/gslb_guided", "number=3", Some(&operator)).await;
+    let ok = app
+        .post_form("/api/gslb_guided", "number=3", Some(&operator))
+        .await;
     assert_eq!(ok.status(), StatusCode::OK);
     let text = body_text(ok).await;
-    assert!(text.contains("Child_Site1") && text.contains("steps"), "{text}");
+    assert!(
+        text.contains("Child_Site1") && text.contains("steps"),
+        "{text}"
+    );
 }

@@ -145,7 +145,10 @@ pub async fn gslb_resolve(domain: String, client: String) -> Result<ResolutionVi
             let (services, _) = signed_in().await?;
             let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
             if domain.is_empty() {
-                return Err(AppError::invalid("domain", "is required (e.g. apps.example.com)"));
+                return Err(AppError::invalid(
+                    "domain",
+                    "is required (e.g. apps.example.com)",
+                ));
             }
             let client = client.trim().to_owned();
             let answer = services
@@ -182,11 +185,16 @@ pub async fn gslb_act(input: GslbActInput) -> Result<(), AppError> {
     let name = format!("gslb.{}", input.op.trim());
     let args = serde_json::to_value(&input).unwrap_or_default();
     finish(
-        audited(&name, engine::Role::Operator, args, |services, user| async move {
-            let action = to_action(&input)?;
-            services.runtime.apply(action, &user.username).await?;
-            Ok(())
-        })
+        audited(
+            &name,
+            engine::Role::Operator,
+            args,
+            |services, user| async move {
+                let action = to_action(&input)?;
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            },
+        )
         .await,
     )
 }
@@ -209,10 +217,22 @@ fn to_action(i: &GslbActInput) -> Result<engine::Action, AppError> {
         _ => return Err(AppError::invalid("direction", "must be both or one_way")),
     };
     Ok(match i.op.trim() {
-        "site_down" => Action::SiteDown { site: need(&i.site, "site")? },
-        "site_up" => Action::SiteUp { site: need(&i.site, "site")? },
-        "mep_cut" => Action::MepCut { from: need(&i.from, "from")?, to: need(&i.to, "to")?, one_way },
-        "mep_restore" => Action::MepRestore { from: need(&i.from, "from")?, to: need(&i.to, "to")?, one_way },
+        "site_down" => Action::SiteDown {
+            site: need(&i.site, "site")?,
+        },
+        "site_up" => Action::SiteUp {
+            site: need(&i.site, "site")?,
+        },
+        "mep_cut" => Action::MepCut {
+            from: need(&i.from, "from")?,
+            to: need(&i.to, "to")?,
+            one_way,
+        },
+        "mep_restore" => Action::MepRestore {
+            from: need(&i.from, "from")?,
+            to: need(&i.to, "to")?,
+            one_way,
+        },
         _ => {
             return Err(AppError::invalid(
                 "op",
@@ -229,14 +249,19 @@ pub async fn gslb_backups(site: String, backups: String) -> Result<(), AppError>
     use crate::model::gslb::split_names;
     let args = serde_json::json!({ "site": site, "backups": backups });
     finish(
-        audited("gslb.backup_parents", engine::Role::Admin, args, |services, user| async move {
-            let action = engine::Action::BackupParents {
-                site: site.trim().to_owned(),
-                backups: split_names(&backups),
-            };
-            services.runtime.apply(action, &user.username).await?;
-            Ok(())
-        })
+        audited(
+            "gslb.backup_parents",
+            engine::Role::Admin,
+            args,
+            |services, user| async move {
+                let action = engine::Action::BackupParents {
+                    site: site.trim().to_owned(),
+                    backups: split_names(&backups),
+                };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            },
+        )
         .await,
     )
 }
@@ -248,7 +273,10 @@ pub async fn gslb_export() -> Result<String, AppError> {
     finish(
         async move {
             let (services, _) = authorize("gslb.export", engine::Role::Admin).await?;
-            Ok(services.runtime.query(|sim| sim.gslb().export_cli()).await?)
+            Ok(services
+                .runtime
+                .query(|sim| sim.gslb().export_cli())
+                .await?)
         }
         .await,
     )
@@ -261,14 +289,19 @@ pub async fn gslb_import(cli: String) -> Result<(), AppError> {
     use crate::auth::{audited, finish};
     let args = serde_json::json!({ "lines": cli.lines().count() });
     finish(
-        audited("gslb.topology_import", engine::Role::Admin, args, |services, user| async move {
-            if cli.len() > 1_000_000 {
-                return Err(AppError::invalid("cli", "must be at most 1 MB"));
-            }
-            let action = engine::Action::TopologyImport { cli };
-            services.runtime.apply(action, &user.username).await?;
-            Ok(())
-        })
+        audited(
+            "gslb.topology_import",
+            engine::Role::Admin,
+            args,
+            |services, user| async move {
+                if cli.len() > 1_000_000 {
+                    return Err(AppError::invalid("cli", "must be at most 1 MB"));
+                }
+                let action = engine::Action::TopologyImport { cli };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            },
+        )
         .await,
     )
 }
@@ -280,15 +313,24 @@ pub async fn gslb_guided(number: u8) -> Result<GuidedReplay, AppError> {
     use crate::auth::{audited, finish};
     let args = serde_json::json!({ "scenario": number });
     finish(
-        audited("gslb.guided_replay", engine::Role::Operator, args, |_, _| async move {
-            if !(1..=3).contains(&number) {
-                return Err(AppError::invalid("number", format!("must be 1, 2 or 3; got {number}")));
-            }
-            let replay = tokio::task::spawn_blocking(move || engine::gslb::guided_replay(number))
-                .await
-                .map_err(|_| AppError::Internal)?;
-            replay.ok_or_else(|| AppError::invalid("number", "no such documented scenario"))
-        })
+        audited(
+            "gslb.guided_replay",
+            engine::Role::Operator,
+            args,
+            |_, _| async move {
+                if !(1..=3).contains(&number) {
+                    return Err(AppError::invalid(
+                        "number",
+                        format!("must be 1, 2 or 3; got {number}"),
+                    ));
+                }
+                let replay =
+                    tokio::task::spawn_blocking(move || engine::gslb::guided_replay(number))
+                        .await
+                        .map_err(|_| AppError::Internal)?;
+                replay.ok_or_else(|| AppError::invalid("number", "no such documented scenario"))
+            },
+        )
         .await,
     )
 }

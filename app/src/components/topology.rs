@@ -47,7 +47,10 @@ struct Place {
 
 /// One column per parent (plus one for orphans): its children in a grid of up to 4 columns.
 fn layout(sites: &[SiteView]) -> (BTreeMap<String, Place>, f64, f64) {
-    let parents: Vec<&SiteView> = sites.iter().filter(|s| s.role == SiteRole::Parent).collect();
+    let parents: Vec<&SiteView> = sites
+        .iter()
+        .filter(|s| s.role == SiteRole::Parent)
+        .collect();
     let mut groups: Vec<(Option<&str>, Vec<&SiteView>)> = parents
         .iter()
         .map(|p| (Some(p.name.as_str()), Vec::new()))
@@ -78,7 +81,12 @@ fn layout(sites: &[SiteView]) -> (BTreeMap<String, Place>, f64, f64) {
         if let Some(p) = parent {
             places.insert(
                 (*p).to_owned(),
-                Place { cx: x + width / 2.0, y: PARENT_Y, w: PARENT_W, h: PARENT_H },
+                Place {
+                    cx: x + width / 2.0,
+                    y: PARENT_Y,
+                    w: PARENT_W,
+                    h: PARENT_H,
+                },
             );
         }
         for (i, c) in children.iter().enumerate() {
@@ -86,7 +94,12 @@ fn layout(sites: &[SiteView]) -> (BTreeMap<String, Place>, f64, f64) {
             let y = CHILD_Y + row * (CHILD_H + GAP);
             places.insert(
                 c.name.clone(),
-                Place { cx: x + col * (CHILD_W + GAP) + CHILD_W / 2.0, y, w: CHILD_W, h: CHILD_H },
+                Place {
+                    cx: x + col * (CHILD_W + GAP) + CHILD_W / 2.0,
+                    y,
+                    w: CHILD_W,
+                    h: CHILD_H,
+                },
             );
             bottom = bottom.max(y + CHILD_H);
         }
@@ -104,14 +117,25 @@ fn link_path(link: &LinkView, places: &BTreeMap<String, Place>) -> Option<(Strin
             let lift = 18.0 + (a.cx - b.cx).abs() * 0.12;
             let top = PARENT_Y - lift.min(PARENT_Y - 8.0);
             let mid = (a.cx + b.cx) / 2.0;
-            let d = format!("M {:.1} {:.1} Q {mid:.1} {top:.1} {:.1} {:.1}", a.cx, a.y, b.cx, b.y);
-            let end = if link.initiator == link.a { (a.cx, a.y) } else { (b.cx, b.y) };
+            let d = format!(
+                "M {:.1} {:.1} Q {mid:.1} {top:.1} {:.1} {:.1}",
+                a.cx, a.y, b.cx, b.y
+            );
+            let end = if link.initiator == link.a {
+                (a.cx, a.y)
+            } else {
+                (b.cx, b.y)
+            };
             Some((d, end))
         }
         LinkKind::ParentChild => {
             let (x0, y0, x1, y1) = (a.cx, a.y + a.h, b.cx, b.y);
             let d = format!("M {x0:.1} {y0:.1} L {x1:.1} {y1:.1}");
-            let end = if link.initiator == link.a { (x0, y0) } else { (x1, y1) };
+            let end = if link.initiator == link.a {
+                (x0, y0)
+            } else {
+                (x1, y1)
+            };
             Some((d, end))
         }
     }
@@ -169,7 +193,11 @@ pub fn TopologyGraph(
                 && s.current_parent != s.configured_parent;
             let class = format!(
                 "site {} {} {}{}",
-                if s.role == SiteRole::Parent { "parent" } else { "child" },
+                if s.role == SiteRole::Parent {
+                    "parent"
+                } else {
+                    "child"
+                },
                 if s.up { "up" } else { "down" },
                 status_class(s.mep_status),
                 if adopted { " adopted" } else { "" }
@@ -185,7 +213,11 @@ pub fn TopologyGraph(
             let title = format!(
                 "{} ({}) · {} · MEP {}{}",
                 s.name,
-                if s.role == SiteRole::Parent { "parent" } else { "child" },
+                if s.role == SiteRole::Parent {
+                    "parent"
+                } else {
+                    "child"
+                },
                 if s.up { "up" } else { "down" },
                 status_label(s.mep_status),
                 s.current_parent

@@ -70,7 +70,10 @@ mod tests {
 
     #[test]
     fn names_split_on_commas_and_spaces() {
-        assert_eq!(split_names(" SiteP2, SiteP3  SiteP4,"), ["SiteP2", "SiteP3", "SiteP4"]);
+        assert_eq!(
+            split_names(" SiteP2, SiteP3  SiteP4,"),
+            ["SiteP2", "SiteP3", "SiteP4"]
+        );
         assert!(split_names(" , ").is_empty());
     }
 }

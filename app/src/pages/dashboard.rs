@@ -12,8 +12,8 @@ use crate::components::layout::user_allows;
 use crate::components::live::{use_live, Live, FEED_LEN};
 use crate::ids;
 use crate::model::{ClockView, EventRow};
-use crate::pages::lhc::LhcCard;
 use crate::pages::gslb::GslbCard;
+use crate::pages::lhc::LhcCard;
 use crate::pages::lms::LmsCard;
 use crate::pages::{action_error, LoadError};
 

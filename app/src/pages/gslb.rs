@@ -52,7 +52,10 @@ pub fn method_label(method: GslbMethod) -> &'static str {
 pub fn GslbPage() -> impl IntoView {
     let tick = use_refresh(REFRESH_MS);
     let act = ServerAction::<GslbAct>::new();
-    let page = Resource::new(move || (tick.get(), act.version().get()), |_| gslb_topology());
+    let page = Resource::new(
+        move || (tick.get(), act.version().get()),
+        |_| gslb_topology(),
+    );
     view! {
         <Title text="GSLB"/>
         <h1>"GSLB"</h1>
@@ -75,7 +78,11 @@ pub fn GslbPage() -> impl IntoView {
 
 #[component]
 fn Topology(page: GslbPage, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
-    let GslbPage { topology, locations, now_ms } = page;
+    let GslbPage {
+        topology,
+        locations,
+        now_ms,
+    } = page;
     let facts: Vec<(String, String)> = topology
         .settings
         .iter()
@@ -228,7 +235,12 @@ fn LinkForm(act: ServerAction<GslbAct>, names: Vec<String>) -> impl IntoView {
 #[component]
 fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) -> impl IntoView {
     let domain = RwSignal::new(domains.first().map(|d| d.name.clone()).unwrap_or_default());
-    let client = RwSignal::new(locations.first().map(|l| l.name.clone()).unwrap_or_default());
+    let client = RwSignal::new(
+        locations
+            .first()
+            .map(|l| l.name.clone())
+            .unwrap_or_default(),
+    );
     let resolve = Action::new(move |(d, c): &(String, String)| gslb_resolve(d.clone(), c.clone()));
     view! {
         <section class="card" id="resolve-panel">

@@ -11,8 +11,8 @@ use crate::components::event_table::EventTable;
 use crate::components::topology::TopologyGraph;
 use crate::format::sim_time;
 use crate::model::EventRow;
-use crate::pages::gslb::GslbNav;
 use crate::pages::action_error;
+use crate::pages::gslb::GslbNav;
 
 /// The guided replay page.
 #[component]

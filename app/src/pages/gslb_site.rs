@@ -29,7 +29,14 @@ pub fn GslbSitePage() -> impl IntoView {
     let backups = ServerAction::<GslbBackups>::new();
     let tick = use_refresh(REFRESH_MS);
     let detail = Resource::new(
-        move || (name.get(), tick.get(), act.version().get(), backups.version().get()),
+        move || {
+            (
+                name.get(),
+                tick.get(),
+                act.version().get(),
+                backups.version().get(),
+            )
+        },
         |(name, _, _, _)| gslb_site(name),
     );
     view! {
@@ -68,7 +75,15 @@ fn Detail(
     can_act: bool,
     is_admin: bool,
 ) -> impl IntoView {
-    let GslbSiteDetail { site, links, parents, link_history, adoptions, events, now_ms } = detail;
+    let GslbSiteDetail {
+        site,
+        links,
+        parents,
+        link_history,
+        adoptions,
+        events,
+        now_ms,
+    } = detail;
     let name = site.name.clone();
     let up = site.up;
     let is_parent = site.role == SiteRole::Parent;
