@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 
 use crate::api::gslb::GslbGuided;
-use crate::components::event_table::EventTable;
+use crate::components::event_table::ReasonTable;
 use crate::components::topology::TopologyGraph;
 use crate::format::sim_time;
 use crate::model::EventRow;
@@ -53,7 +53,7 @@ fn Replay(replay: GuidedReplay) -> impl IntoView {
                     <h3>{format!("Step {} at {}: {}", i + 1, sim_time(step.at_ms), step.title)}</h3>
                     <p class="expected"><strong>"Documented: "</strong>{step.expected.clone()}</p>
                     <TopologyGraph topology=step.topology/>
-                    <EventTable rows/>
+                    <ReasonTable rows/>
                 </section>
             }
         }).collect_view()}

@@ -10,7 +10,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::gslb::{gslb_site, GslbAct, GslbBackups};
-use crate::components::event_table::EventTable;
+use crate::components::event_table::{EventTable, ReasonTable};
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
 use crate::components::topology::{status_class, status_label};
@@ -130,8 +130,14 @@ fn Detail(
         <h1>{site.name.clone()}</h1>
         <div class="grid">{facts}{links_table}</div>
         {editor}
-        <History title="Adoption history (offers, acceptances, rejections, migrations) with reasons" rows=adoptions id="adoption-history"/>
-        <History title="MEP link changes over time" rows=link_history id="link-history"/>
+        <section class="card">
+            <h2>"Adoption history (offers, acceptances, rejections, migrations) with reasons"</h2>
+            <ReasonTable rows=adoptions id="adoption-history"/>
+        </section>
+        <section class="card">
+            <h2>"MEP link changes over time"</h2>
+            <ReasonTable rows=link_history id="link-history"/>
+        </section>
         <History title="Other events" rows=events id="site-events"/>
     }
 }
