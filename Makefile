@@ -2,7 +2,7 @@
 # Each installs what it needs and is missing (scripts/ensure-tools.sh) and builds what changed.
 
 SHELL := /bin/bash
-CARGO_TEST_PACKAGES := -p engine -p services -p app -p server --features app/ssr
+CARGO_TEST_PACKAGES := -p engine -p adns -p services -p app -p server --features app/ssr
 
 .PHONY: run test build site tools tools-browser cargo-test e2e fmt lint clean
 
@@ -37,7 +37,7 @@ fmt:
 	cargo fmt --all
 
 lint:
-	cargo clippy --all-targets -p engine -p services -p server -p app --features app/ssr -- -D warnings
+	cargo clippy --all-targets -p engine -p adns -p services -p server -p app --features app/ssr -- -D warnings
 	cargo clippy -p app --features hydrate --target wasm32-unknown-unknown -- -D warnings
 
 clean:

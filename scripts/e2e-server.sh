@@ -11,4 +11,4 @@ export SWITCHYARD_DATABASE_URL="sqlite://$db_dir/e2e.db"
 for role in admin operator viewer; do
   echo "${E2E_PASSWORD:-e2e-password}" | "$bin" user add --username "$role" --role "$role" >/dev/null
 done
-"$bin" serve --addr "127.0.0.1:${E2E_PORT:?}" --site-root target/site --speed "${E2E_SPEED:-60x}" --log warn
+"$bin" serve --addr "127.0.0.1:${E2E_PORT:?}" --dns-addr "127.0.0.1:${E2E_DNS_PORT:-0}" --site-root target/site --speed "${E2E_SPEED:-60x}" --log warn

@@ -92,6 +92,33 @@ pub async fn record<T>(
     }
 }
 
+/// A mutating call: checks that the session's role allows `needed` for `action` (a refusal
+/// is audited by [`authorize`]), runs `act`, and writes the audit row with `arguments` and
+/// the outcome, success or error.
+pub async fn audited<T, F, Fut>(
+    action: &str,
+    needed: Role,
+    arguments: serde_json::Value,
+    act: F,
+) -> Result<T, AppError>
+where
+    F: FnOnce(Services, User) -> Fut,
+    Fut: std::future::Future<Output = Result<T, AppError>>,
+{
+    let (services, user) = authorize(action, needed).await?;
+    let result = act(services.clone(), user.clone()).await;
+    record(&services, &user.username, action, &arguments, &result).await;
+    result
+}
+
+/// Maps an engine's refusal of a what-if or an action to a field error of the form.
+pub fn action_error(e: engine::ActionError) -> AppError {
+    match e {
+        engine::ActionError::Invalid { field, message } => AppError::invalid(field, message),
+        e => AppError::invalid(e.field().unwrap_or("action"), e.to_string()),
+    }
+}
+
 /// Sets the HTTP status of the response from the error, then hands the result back.
 pub fn finish<T>(result: Result<T, AppError>) -> Result<T, AppError> {
     if let Err(e) = &result {

@@ -29,6 +29,10 @@ use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
 use crate::components::layout::Layout;
+use crate::pages::gslb::GslbPage;
+use crate::pages::gslb_cli::GslbCliPage;
+use crate::pages::gslb_guided::GslbGuidedPage;
+use crate::pages::gslb_site::GslbSitePage;
 use crate::pages::{
     audit::AuditPage, dashboard::Dashboard, engine_pending::EnginePending, history::HistoryPage,
     lhc::LhcPage, lhc_detail::LhcDetailPage, lms::LmsPage, lms_black_hole::LmsBlackHolePage,
@@ -80,7 +84,10 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/lms/store") view=|| view! { <Layout><LmsStorePage/></Layout> }/>
                 <Route path=path!("/lms/evaluators") view=|| view! { <Layout><LmsEvaluatorsPage/></Layout> }/>
                 <Route path=path!("/lms/black-hole") view=|| view! { <Layout><LmsBlackHolePage/></Layout> }/>
-                <Route path=path!("/gslb") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Gslb/></Layout> }/>
+                <Route path=path!("/gslb") view=|| view! { <Layout><GslbPage/></Layout> }/>
+                <Route path=path!("/gslb/sites/:name") view=|| view! { <Layout><GslbSitePage/></Layout> }/>
+                <Route path=path!("/gslb/guided") view=|| view! { <Layout><GslbGuidedPage/></Layout> }/>
+                <Route path=path!("/gslb/cli") view=|| view! { <Layout><GslbCliPage/></Layout> }/>
                 <Route path=path!("/autoscale") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Autoscale/></Layout> }/>
             </Routes>
         </Router>

@@ -69,6 +69,13 @@ pub struct ServeArgs {
     /// Log filter (tracing `EnvFilter` syntax).
     #[arg(long, env = "SWITCHYARD_LOG", default_value = "info")]
     pub log: String,
+    /// Address of the ADNS responder (UDP and TCP) answering the GSLB domains; port 0 picks a
+    /// free port.
+    #[arg(long, env = "SWITCHYARD_DNS_ADDR", default_value = "127.0.0.1:5353")]
+    pub dns_addr: SocketAddr,
+    /// Do not start the ADNS responder.
+    #[arg(long, env = "SWITCHYARD_NO_DNS")]
+    pub no_dns: bool,
 }
 
 /// `switchyard user …`

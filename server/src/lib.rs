@@ -4,13 +4,14 @@
 //! Reading order: [`cli`] (every flag and its environment variable) → [`serve`] (start-up:
 //! database, first admin, scenario, runtime, listener, shutdown) → [`router`] (routes and
 //! layers; [`router::build`] is what the tests drive with `oneshot`) → [`gate`] (sign-in
-//! required) → [`live`], [`export`], [`health`] → [`simulate`] and [`users`] (the other
+//! required) → [`live`], [`export`], [`health`] → [`dns`] (the ADNS responder) → [`simulate`] and [`users`] (the other
 //! sub-commands).
 
 // The route tree of the whole UI is one deep type.
 #![recursion_limit = "512"]
 
 pub mod cli;
+pub mod dns;
 pub mod export;
 pub mod gate;
 pub mod health;

@@ -84,6 +84,26 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
 
     let listener = TcpListener::bind(args.addr).await?;
     let local = listener.local_addr()?;
+    let (dns_stop, dns_stopped) = tokio::sync::oneshot::channel::<()>();
+    let dns = if args.no_dns {
+        None
+    } else {
+        let stopped = async move {
+            let _ = dns_stopped.await;
+        };
+        let bound = crate::dns::start(args.dns_addr, runtime.clone(), stopped)
+            .await
+            .map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "DNS responder on {}: {e} (choose another with --dns-addr, or --no-dns)",
+                        args.dns_addr
+                    ),
+                )
+            })?;
+        Some(bound)
+    };
     if !Path::new(&args.site_root)
         .join("pkg")
         .join("switchyard_bg.wasm")
@@ -92,6 +112,14 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         tracing::warn!(site_root = %args.site_root, "the browser bundle is missing (run `make build`): pages will not be interactive");
     }
     println!("Switchyard console: http://{local}/");
+    match dns {
+        Some(addr) => println!(
+            "ADNS responder (GSLB domains) on {addr}, UDP and TCP: dig @{} -p {} <domain>",
+            addr.ip(),
+            addr.port()
+        ),
+        None => println!("ADNS responder off (--no-dns)"),
+    }
     println!(
         "Scenario “{}” ({origin}), seed {seed}, clock at {speed}; database {}",
         scenario.scenario.name, args.database_url
@@ -117,6 +145,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     )
     .with_graceful_shutdown(shutdown_signal())
     .await?;
+    let _ = dns_stop.send(());
     tracing::info!("shutting down: flushing history");
     runtime.shutdown().await;
     Ok(())

@@ -94,22 +94,21 @@ pub async fn add_user(
     password: String,
     role: String,
 ) -> Result<UserView, AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
+    let username = username.trim().to_owned();
+    let args = serde_json::json!({ "username": username, "role": role });
     finish(
-        async move {
-            let (services, admin) = authorize("users.add", engine::Role::Admin).await?;
-            let username = username.trim().to_owned();
-            let args = serde_json::json!({ "username": username, "role": role });
-            let result = async {
+        audited(
+            "users.add",
+            engine::Role::Admin,
+            args,
+            |services, _| async move {
                 let role = parse_role(&role)?;
                 let user =
                     services::accounts::create(&services.pool, &username, &password, role).await?;
                 Ok(UserView::from(user))
-            }
-            .await;
-            record(&services, &admin.username, "users.add", &args, &result).await;
-            result
-        }
+            },
+        )
         .await,
     )
 }
@@ -117,21 +116,20 @@ pub async fn add_user(
 /// Changes a user's role (admin).
 #[server(endpoint = "set_role")]
 pub async fn set_user_role(id: i64, role: String) -> Result<UserView, AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
+    let args = serde_json::json!({ "id": id, "role": role });
     finish(
-        async move {
-            let (services, admin) = authorize("users.set_role", engine::Role::Admin).await?;
-            let args = serde_json::json!({ "id": id, "role": role });
-            let result = async {
+        audited(
+            "users.set_role",
+            engine::Role::Admin,
+            args,
+            |services, _| async move {
                 let role = parse_role(&role)?;
                 Ok(UserView::from(
                     services::accounts::set_role(&services.pool, id, role).await?,
                 ))
-            }
-            .await;
-            record(&services, &admin.username, "users.set_role", &args, &result).await;
-            result
-        }
+            },
+        )
         .await,
     )
 }
@@ -139,25 +137,18 @@ pub async fn set_user_role(id: i64, role: String) -> Result<UserView, AppError> 
 /// Replaces a user's password (admin). The password is never written to the audit log.
 #[server(endpoint = "reset_password")]
 pub async fn reset_user_password(id: i64, password: String) -> Result<(), AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
+    let args = serde_json::json!({ "id": id });
     finish(
-        async move {
-            let (services, admin) = authorize("users.reset_password", engine::Role::Admin).await?;
-            let args = serde_json::json!({ "id": id });
-            let result = services::accounts::reset_password(&services.pool, id, &password)
-                .await
-                .map(|_| ())
-                .map_err(AppError::from);
-            record(
-                &services,
-                &admin.username,
-                "users.reset_password",
-                &args,
-                &result,
-            )
-            .await;
-            result
-        }
+        audited(
+            "users.reset_password",
+            engine::Role::Admin,
+            args,
+            |services, _| async move {
+                services::accounts::reset_password(&services.pool, id, &password).await?;
+                Ok(())
+            },
+        )
         .await,
     )
 }

@@ -58,20 +58,18 @@ pub async fn clock_status() -> Result<ClockView, AppError> {
 /// Changes the clock speed (operator).
 #[server(endpoint = "set_speed")]
 pub async fn set_speed(speed: Speed) -> Result<ClockView, AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
+    let args = serde_json::json!({ "speed": speed });
     finish(
-        async move {
-            let (services, user) = authorize("clock.set_speed", engine::Role::Operator).await?;
-            let result = services
-                .runtime
-                .set_speed(speed, &user.username)
-                .await
-                .map(ClockView::from)
-                .map_err(AppError::from);
-            let args = serde_json::json!({ "speed": speed });
-            record(&services, &user.username, "clock.set_speed", &args, &result).await;
-            result
-        }
+        audited(
+            "clock.set_speed",
+            engine::Role::Operator,
+            args,
+            |services, user| async move {
+                let status = services.runtime.set_speed(speed, &user.username).await?;
+                Ok(ClockView::from(status))
+            },
+        )
         .await,
     )
 }
@@ -79,20 +77,22 @@ pub async fn set_speed(speed: Speed) -> Result<ClockView, AppError> {
 /// Advances the clock to the next instant at which anything is due (operator).
 #[server(endpoint = "step_clock")]
 pub async fn step_clock() -> Result<ClockView, AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish, services};
+    let from_ms = services()
+        .map(|s| s.runtime.status().t_ms)
+        .unwrap_or_default();
+    let args = serde_json::json!({ "from_ms": from_ms });
     finish(
-        async move {
-            let (services, user) = authorize("clock.step", engine::Role::Operator).await?;
-            let result = services
-                .runtime
-                .step(&user.username)
-                .await
-                .map(ClockView::from)
-                .map_err(AppError::from);
-            let args = serde_json::json!({ "from_ms": services.runtime.status().t_ms });
-            record(&services, &user.username, "clock.step", &args, &result).await;
-            result
-        }
+        audited(
+            "clock.step",
+            engine::Role::Operator,
+            args,
+            |services, user| async move {
+                Ok(ClockView::from(
+                    services.runtime.step(&user.username).await?,
+                ))
+            },
+        )
         .await,
     )
 }
@@ -100,28 +100,26 @@ pub async fn step_clock() -> Result<ClockView, AppError> {
 /// Writes an operator note on the timeline at the current simulated time (operator).
 #[server(endpoint = "add_note")]
 pub async fn add_note(text: String) -> Result<(), AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
+    let text = text.trim().to_owned();
+    let args = serde_json::json!({ "text": text });
     finish(
-        async move {
-            let (services, user) = authorize("timeline.note", engine::Role::Operator).await?;
-            let text = text.trim().to_owned();
-            let args = serde_json::json!({ "text": text });
-            let result = if text.is_empty() || text.chars().count() > MAX_NOTE_LEN {
-                Err(AppError::invalid(
-                    "text",
-                    format!("must be 1 to {MAX_NOTE_LEN} characters long"),
-                ))
-            } else {
-                services
-                    .runtime
-                    .apply(engine::Action::Note { text }, &user.username)
-                    .await
-                    .map(|_| ())
-                    .map_err(AppError::from)
-            };
-            record(&services, &user.username, "timeline.note", &args, &result).await;
-            result
-        }
+        audited(
+            "timeline.note",
+            engine::Role::Operator,
+            args,
+            |services, user| async move {
+                if text.is_empty() || text.chars().count() > MAX_NOTE_LEN {
+                    return Err(AppError::invalid(
+                        "text",
+                        format!("must be 1 to {MAX_NOTE_LEN} characters long"),
+                    ));
+                }
+                let action = engine::Action::Note { text };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            },
+        )
         .await,
     )
 }

@@ -251,55 +251,55 @@ pub async fn lhc_act(
     component: Option<String>,
     resource: Option<String>,
 ) -> Result<(), AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
     use crate::model::non_empty;
     use engine::Action;
+    let action_name = format!("lhc.{op}");
+    let blank = |v: Option<String>| non_empty(&v).map(str::to_owned);
+    let (rl, connector, component, resource) = (
+        blank(resource_location),
+        blank(connector),
+        blank(component),
+        blank(resource),
+    );
+    let args = serde_json::json!({
+        "resource_location": rl, "connector": connector,
+        "component": component, "resource": resource,
+    });
     finish(
-        async move {
-            let action_name = format!("lhc.{op}");
-            let (services, user) = authorize(&action_name, engine::Role::Operator).await?;
-            let blank = |v: Option<String>| non_empty(&v).map(str::to_owned);
-            let (rl, connector, component, resource) =
-                (blank(resource_location), blank(connector), blank(component), blank(resource));
-            let args = serde_json::json!({
-                "resource_location": rl, "connector": connector,
-                "component": component, "resource": resource,
-            });
+        audited(&action_name, engine::Role::Operator, args, |services, user| async move {
             let need = |v: &Option<String>, field: &str| {
                 v.clone().ok_or_else(|| AppError::invalid(field, "is required for this action"))
             };
-            let component = component
-                .map(|c| {
-                    serde_json::from_value(serde_json::Value::String(c))
-                        .map_err(|_| AppError::invalid("component", "must be css, ha_service or rbp"))
-                })
-                .transpose();
-            let action = (|| -> Result<Action, AppError> {
-                Ok(match op.as_str() {
-                    "force_outage" => Action::ForceOutage { resource_location: need(&rl, "resource_location")?, connector: connector.clone() },
-                    "clear_outage" => Action::ClearOutage { resource_location: need(&rl, "resource_location")?, connector: connector.clone() },
-                    "cut_cloud_link" | "restore_cloud_link" => Action::CloudLink {
-                        resource_location: need(&rl, "resource_location")?,
-                        connector: connector.clone(),
-                        up: op == "restore_cloud_link",
-                    },
-                    "restart" => Action::ConnectorRestart { connector: need(&connector, "connector")? },
-                    "fail" => Action::ConnectorFail { connector: need(&connector, "connector")?, component: component.clone()? },
-                    "recover" => Action::ConnectorRecover { connector: need(&connector, "connector")?, component: component.clone()? },
-                    "test_launch" => Action::TestLaunch { resource: need(&resource, "resource")?, user: Some(user.username.clone()) },
-                    _ => return Err(AppError::invalid(
-                        "op",
-                        "must be force_outage, clear_outage, cut_cloud_link, restore_cloud_link, restart, fail, recover or test_launch",
-                    )),
-                })
-            })();
-            let result = match action {
-                Ok(action) => services.runtime.apply(action, &user.username).await.map(|_| ()).map_err(AppError::from),
-                Err(e) => Err(e),
+            let component = || {
+                component
+                    .clone()
+                    .map(|c| {
+                        serde_json::from_value(serde_json::Value::String(c))
+                            .map_err(|_| AppError::invalid("component", "must be css, ha_service or rbp"))
+                    })
+                    .transpose()
             };
-            record(&services, &user.username, &action_name, &args, &result).await;
-            result
-        }
+            let action = match op.as_str() {
+                "force_outage" => Action::ForceOutage { resource_location: need(&rl, "resource_location")?, connector },
+                "clear_outage" => Action::ClearOutage { resource_location: need(&rl, "resource_location")?, connector },
+                "cut_cloud_link" | "restore_cloud_link" => Action::CloudLink {
+                    resource_location: need(&rl, "resource_location")?,
+                    connector,
+                    up: op == "restore_cloud_link",
+                },
+                "restart" => Action::ConnectorRestart { connector: need(&connector, "connector")? },
+                "fail" => Action::ConnectorFail { connector: need(&connector, "connector")?, component: component()? },
+                "recover" => Action::ConnectorRecover { connector: need(&connector, "connector")?, component: component()? },
+                "test_launch" => Action::TestLaunch { resource: need(&resource, "resource")?, user: Some(user.username.clone()) },
+                _ => return Err(AppError::invalid(
+                    "op",
+                    "must be force_outage, clear_outage, cut_cloud_link, restore_cloud_link, restart, fail, recover or test_launch",
+                )),
+            };
+            services.runtime.apply(action, &user.username).await?;
+            Ok(())
+        })
         .await,
     )
 }

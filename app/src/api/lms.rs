@@ -384,13 +384,15 @@ pub async fn lms_evaluator_save(
     name: String,
     rules: String,
 ) -> Result<(), AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
     use crate::model::non_empty;
+    let args = serde_json::json!({ "name": name, "replaces": replaces, "rules": rules });
     finish(
-        async move {
-            let (services, user) = authorize("lms.evaluator_save", engine::Role::Admin).await?;
-            let args = serde_json::json!({ "name": name, "replaces": replaces, "rules": rules });
-            let result = async {
+        audited(
+            "lms.evaluator_save",
+            engine::Role::Admin,
+            args,
+            |services, user| async move {
                 let rules = parse_rules(&rules)?;
                 let action = engine::Action::EvaluatorSave {
                     name: name.trim().to_owned(),
@@ -399,18 +401,8 @@ pub async fn lms_evaluator_save(
                 };
                 services.runtime.apply(action, &user.username).await?;
                 Ok(())
-            }
-            .await;
-            record(
-                &services,
-                &user.username,
-                "lms.evaluator_save",
-                &args,
-                &result,
-            )
-            .await;
-            result
-        }
+            },
+        )
         .await,
     )
 }
@@ -418,27 +410,19 @@ pub async fn lms_evaluator_save(
 /// Deletes a custom evaluator nothing uses. Admin only; audited.
 #[server(endpoint = "lms_evaluator_delete")]
 pub async fn lms_evaluator_delete(name: String) -> Result<(), AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
+    let args = serde_json::json!({ "name": name });
     finish(
-        async move {
-            let (services, user) = authorize("lms.evaluator_delete", engine::Role::Admin).await?;
-            let args = serde_json::json!({ "name": name });
-            let result = services
-                .runtime
-                .apply(engine::Action::EvaluatorDelete { name }, &user.username)
-                .await
-                .map(|_| ())
-                .map_err(AppError::from);
-            record(
-                &services,
-                &user.username,
-                "lms.evaluator_delete",
-                &args,
-                &result,
-            )
-            .await;
-            result
-        }
+        audited(
+            "lms.evaluator_delete",
+            engine::Role::Admin,
+            args,
+            |services, user| async move {
+                let action = engine::Action::EvaluatorDelete { name };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            },
+        )
         .await,
     )
 }
@@ -451,11 +435,10 @@ pub async fn lms_evaluator_assign(
     servers: Option<String>,
     applications: Option<String>,
 ) -> Result<(), AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
+    let args = serde_json::json!({ "evaluator": evaluator, "servers": servers, "applications": applications });
     finish(
-        async move {
-            let (services, user) = authorize("lms.evaluator_assign", engine::Role::Admin).await?;
-            let args = serde_json::json!({ "evaluator": evaluator, "servers": servers, "applications": applications });
+        audited("lms.evaluator_assign", engine::Role::Admin, args, |services, user| async move {
             let list = |v: &Option<String>| -> Vec<String> {
                 v.as_deref()
                     .unwrap_or_default()
@@ -466,7 +449,7 @@ pub async fn lms_evaluator_assign(
                     .collect()
             };
             let (servers, applications) = (list(&servers), list(&applications));
-            let result = async {
+            {
                 let action = if evaluator.trim().is_empty() {
                     match (servers.is_empty(), applications.as_slice()) {
                         (true, [application]) => engine::Action::EvaluatorUnassign {
@@ -492,10 +475,7 @@ pub async fn lms_evaluator_assign(
                 services.runtime.apply(action, &user.username).await?;
                 Ok(())
             }
-            .await;
-            record(&services, &user.username, "lms.evaluator_assign", &args, &result).await;
-            result
-        }
+        })
         .await,
     )
 }
@@ -507,45 +487,39 @@ pub async fn lms_settings(
     black_hole_fix: Option<String>,
     formula: Option<String>,
 ) -> Result<(), AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
     use crate::model::non_empty;
+    let args = serde_json::json!({ "black_hole_fix": black_hole_fix, "formula": formula });
     finish(
-        async move {
-            let (services, user) = authorize("lms.farm_settings", engine::Role::Admin).await?;
-            let args = serde_json::json!({ "black_hole_fix": black_hole_fix, "formula": formula });
-            let result = async {
-                let fix = match non_empty(&black_hole_fix) {
-                    None => None,
-                    Some("on") => Some(true),
-                    Some("off") => Some(false),
-                    Some(_) => {
-                        return Err(AppError::invalid("black_hole_fix", "must be on or off"))
-                    }
-                };
-                let formula = non_empty(&formula)
-                    .map(|f| {
-                        serde_json::from_value(serde_json::Value::String(f.to_owned()))
-                            .map_err(|_| AppError::invalid("formula", "must be sum or average"))
-                    })
-                    .transpose()?;
-                let action = engine::Action::FarmSettings {
-                    black_hole_fix: fix,
-                    formula,
-                };
-                services.runtime.apply(action, &user.username).await?;
-                Ok(())
-            }
-            .await;
-            record(
-                &services,
-                &user.username,
-                "lms.farm_settings",
-                &args,
-                &result,
-            )
-            .await;
-            result
-        }
+        audited(
+            "lms.farm_settings",
+            engine::Role::Admin,
+            args,
+            |services, user| async move {
+                {
+                    let fix = match non_empty(&black_hole_fix) {
+                        None => None,
+                        Some("on") => Some(true),
+                        Some("off") => Some(false),
+                        Some(_) => {
+                            return Err(AppError::invalid("black_hole_fix", "must be on or off"))
+                        }
+                    };
+                    let formula = non_empty(&formula)
+                        .map(|f| {
+                            serde_json::from_value(serde_json::Value::String(f.to_owned()))
+                                .map_err(|_| AppError::invalid("formula", "must be sum or average"))
+                        })
+                        .transpose()?;
+                    let action = engine::Action::FarmSettings {
+                        black_hole_fix: fix,
+                        formula,
+                    };
+                    services.runtime.apply(action, &user.username).await?;
+                    Ok(())
+                }
+            },
+        )
         .await,
     )
 }
@@ -585,21 +559,20 @@ pub struct LmsActInput {
 /// An operator action on the farm. Operator role; audited.
 #[server(endpoint = "lms_act")]
 pub async fn lms_act(input: LmsActInput) -> Result<(), AppError> {
-    use crate::auth::{authorize, finish, record};
+    use crate::auth::{audited, finish};
+    let action_name = format!("lms.{}", input.op);
+    let args = serde_json::to_value(&input).unwrap_or_default();
     finish(
-        async move {
-            let action_name = format!("lms.{}", input.op);
-            let (services, user) = authorize(&action_name, engine::Role::Operator).await?;
-            let args = serde_json::to_value(&input).unwrap_or_default();
-            let result = async {
+        audited(
+            &action_name,
+            engine::Role::Operator,
+            args,
+            |services, user| async move {
                 let action = act::to_action(&input, &user.username)?;
                 services.runtime.apply(action, &user.username).await?;
                 Ok(())
-            }
-            .await;
-            record(&services, &user.username, &action_name, &args, &result).await;
-            result
-        }
+            },
+        )
         .await,
     )
 }
@@ -733,12 +706,7 @@ pub async fn lms_black_hole_ab(
             })
             .await
             .map_err(|_| AppError::Internal)?;
-            report.map_err(|e| match e {
-                engine::ActionError::Invalid { field, message } => {
-                    AppError::invalid(field, message)
-                }
-                e => AppError::invalid(e.field().unwrap_or("server"), e.to_string()),
-            })
+            report.map_err(crate::auth::action_error)
         }
         .await,
     )

@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod clock;
 pub mod estate;
+pub mod gslb;
 pub mod history;
 pub mod lhc;
 pub mod lms;

@@ -7,3 +7,4 @@ pub mod layout;
 pub mod live;
 pub mod lms_charts;
 pub mod pager;
+pub mod topology;

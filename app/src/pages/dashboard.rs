@@ -12,6 +12,7 @@ use crate::components::layout::user_allows;
 use crate::components::live::{use_live, Live, FEED_LEN};
 use crate::ids;
 use crate::model::{ClockView, EventRow};
+use crate::pages::gslb::GslbCard;
 use crate::pages::lhc::LhcCard;
 use crate::pages::lms::LmsCard;
 use crate::pages::{action_error, LoadError};
@@ -54,6 +55,7 @@ fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) 
         {can_drive.then(|| view! { <NoteForm/> })}
         <LhcCard/>
         <LmsCard/>
+        <GslbCard/>
         <section class="card">
             <h2>
                 "Live events "

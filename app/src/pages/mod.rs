@@ -3,6 +3,10 @@
 pub mod audit;
 pub mod dashboard;
 pub mod engine_pending;
+pub mod gslb;
+pub mod gslb_cli;
+pub mod gslb_guided;
+pub mod gslb_site;
 pub mod history;
 pub mod lhc;
 pub mod lhc_detail;

@@ -67,6 +67,11 @@ pub struct TestApp {
 }
 
 pub async fn app() -> TestApp {
+    app_with(SCENARIO).await
+}
+
+/// The router over a scenario given as TOML text.
+pub async fn app_with(scenario_text: &str) -> TestApp {
     let dir = tempfile::tempdir().expect("tempdir");
     let url = format!("sqlite://{}", dir.path().join("test.db").display());
     let pool = services::db::connect(&url).await.expect("db");
@@ -75,7 +80,7 @@ pub async fn app() -> TestApp {
             .await
             .expect("user");
     }
-    let scenario = Scenario::from_toml_str(SCENARIO, "test.toml").expect("scenario");
+    let scenario = Scenario::from_toml_str(scenario_text, "test.toml").expect("scenario");
     let runtime = services::runtime::start(pool.clone(), &scenario, 3, Vec::new(), Speed::Paused)
         .await
         .expect("runtime");

@@ -73,6 +73,11 @@ enum Command {
         reply: oneshot::Sender<std::result::Result<Vec<Event>, engine::ActionError>>,
     },
     Query(QueryJob),
+    ResolveDns {
+        domain: String,
+        client: std::net::IpAddr,
+        reply: oneshot::Sender<engine::gslb::views::ResolutionView>,
+    },
     Shutdown {
         reply: oneshot::Sender<()>,
     },
@@ -173,6 +178,23 @@ impl RuntimeHandle {
                 // The asker may have gone away; nothing to do then.
                 let _ = reply.send(look(sim));
             }))
+        })
+        .await
+    }
+
+    /// Answers a DNS query from the live GSLB topology (the ADNS responder). The engine
+    /// advances its round robin and logs the answer; the `adns.answered` events reach the
+    /// history at the next tick.
+    pub async fn resolve_dns(
+        &self,
+        domain: &str,
+        client: std::net::IpAddr,
+    ) -> Result<engine::gslb::views::ResolutionView> {
+        let domain = domain.to_owned();
+        self.ask(|reply| Command::ResolveDns {
+            domain,
+            client,
+            reply,
         })
         .await
     }
@@ -278,7 +300,15 @@ impl Task {
 
     async fn tick(&mut self, wall: Duration) {
         match self.speed {
-            Speed::Paused => {}
+            // Work already due (e.g. DNS answers logged while paused) is still written out;
+            // the clock does not move.
+            Speed::Paused => {
+                let now = self.sim.now();
+                if self.sim.next_due().is_some_and(|t| t <= now) {
+                    let events = self.sim.advance_to(now);
+                    self.emit(events).await;
+                }
+            }
             Speed::Max => {
                 let started = Instant::now();
                 let mut events = Vec::new();
@@ -350,6 +380,13 @@ impl Task {
                 let _ = reply.send(outcome);
             }
             Command::Query(job) => job(&self.sim),
+            Command::ResolveDns {
+                domain,
+                client,
+                reply,
+            } => {
+                let _ = reply.send(self.sim.resolve_dns(&domain, client));
+            }
             Command::Shutdown { reply } => {
                 self.stop().await;
                 let _ = reply.send(());

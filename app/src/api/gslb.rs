@@ -1,0 +1,336 @@
+//! GSLB: the topology and its sites, the resolve panel, the operator's faults (sites and MEP
+//! links), the backup-list editor, CLI import/export and the guided replays of the documented
+//! scenarios.
+
+use engine::gslb::views::{GuidedReplay, ResolutionView};
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::gslb::{GslbActInput, GslbPage, GslbSiteDetail};
+
+/// The topology now, with the client locations of the resolve panel.
+#[server(endpoint = "gslb_topology")]
+pub async fn gslb_topology() -> Result<GslbPage, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            Ok(services
+                .runtime
+                .query(|sim| GslbPage {
+                    topology: sim.gslb().topology(),
+                    locations: sim.gslb().client_locations(),
+                    now_ms: sim.now().as_millis(),
+                })
+                .await?)
+        }
+        .await,
+    )
+}
+
+/// One site: now, its links, and its MEP and adoption history.
+#[server(endpoint = "gslb_site")]
+pub async fn gslb_site(name: String) -> Result<GslbSiteDetail, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let wanted = name.clone();
+            let now = services
+                .runtime
+                .query(move |sim| {
+                    let topology = sim.gslb().topology();
+                    let site = topology.sites.iter().find(|s| s.name == wanted).cloned()?;
+                    let links = topology
+                        .links
+                        .iter()
+                        .filter(|l| l.a == wanted || l.b == wanted)
+                        .cloned()
+                        .collect::<Vec<_>>();
+                    let parents = topology
+                        .sites
+                        .iter()
+                        .filter(|s| s.role == engine::scenario::gslb::SiteRole::Parent)
+                        .map(|s| s.name.clone())
+                        .collect::<Vec<_>>();
+                    Some((site, links, parents, sim.now().as_millis()))
+                })
+                .await?;
+            let Some((site, links, parents, now_ms)) = now else {
+                return Err(AppError::NotFound(format!("no GSLB site `{name}`")));
+            };
+            let h = history::read(&services, &site.name).await?;
+            Ok(GslbSiteDetail {
+                site,
+                links,
+                parents,
+                link_history: h.links,
+                adoptions: h.adoptions,
+                events: h.others,
+                now_ms,
+            })
+        }
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+mod history {
+    use services::history::{query_events, EventFilter};
+    use services::Services;
+
+    use crate::error::AppError;
+    use crate::model::EventRow;
+
+    /// Events read per site.
+    const EVENTS: i64 = 300;
+
+    pub struct SiteHistory {
+        pub links: Vec<EventRow>,
+        pub adoptions: Vec<EventRow>,
+        pub others: Vec<EventRow>,
+    }
+
+    /// Every GSLB event that names the site (as its subject, a link end, a parent or a
+    /// backup), newest first, split by kind.
+    pub async fn read(services: &Services, site: &str) -> Result<SiteHistory, AppError> {
+        let filter = EventFilter {
+            run_id: services.runtime.run().id,
+            engine: Some("gslb".into()),
+            details_contains: Some(format!("\"{site}\"")),
+            ..Default::default()
+        };
+        let (rows, _) = query_events(&services.pool, &filter, 0, EVENTS).await?;
+        let by_subject = EventFilter {
+            details_contains: None,
+            subject: Some(site.to_owned()),
+            ..filter
+        };
+        let (own, _) = query_events(&services.pool, &by_subject, 0, EVENTS).await?;
+        let mut all: Vec<EventRow> = rows.into_iter().map(EventRow::from).collect();
+        for row in own.into_iter().map(EventRow::from) {
+            if !all.iter().any(|r| r.id == row.id) {
+                all.push(row);
+            }
+        }
+        all.sort_by(|a, b| b.t_ms.cmp(&a.t_ms).then(b.id.cmp(&a.id)));
+        let mut h = SiteHistory {
+            links: Vec::new(),
+            adoptions: Vec::new(),
+            others: Vec::new(),
+        };
+        for row in all {
+            if row.kind.starts_with("mep.") {
+                h.links.push(row);
+            } else if row.kind.starts_with("adoption.")
+                || row.kind.starts_with("child.")
+                || row.kind.starts_with("backup_list.")
+            {
+                h.adoptions.push(row);
+            } else if row.kind != "adns.answered" {
+                h.others.push(row);
+            }
+        }
+        Ok(h)
+    }
+}
+
+/// How a query for `domain` from `client` (an address, or a client location's name) would be
+/// answered now. Changes nothing.
+#[server(endpoint = "gslb_resolve")]
+pub async fn gslb_resolve(domain: String, client: String) -> Result<ResolutionView, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+            if domain.is_empty() {
+                return Err(AppError::invalid(
+                    "domain",
+                    "is required (e.g. apps.example.com)",
+                ));
+            }
+            let client = client.trim().to_owned();
+            let answer = services
+                .runtime
+                .query(move |sim| {
+                    let gslb = sim.gslb();
+                    let ip = match client.parse::<core::net::IpAddr>() {
+                        Ok(ip) => Some(ip),
+                        Err(_) => gslb
+                            .client_locations()
+                            .into_iter()
+                            .find(|l| l.name == client)
+                            .and_then(|l| l.sample_ip.parse().ok()),
+                    };
+                    ip.map(|ip| gslb.preview_resolve(&domain, ip))
+                })
+                .await?;
+            answer.ok_or_else(|| {
+                AppError::invalid(
+                    "client",
+                    "must be an IP address or the name of a client location",
+                )
+            })
+        }
+        .await,
+    )
+}
+
+/// An operator's fault on the topology: take a site down or up, cut or restore a MEP link
+/// (both directions or one). Operator role; audited.
+#[server(endpoint = "gslb_act")]
+pub async fn gslb_act(input: GslbActInput) -> Result<(), AppError> {
+    use crate::auth::{audited, finish};
+    let name = format!("gslb.{}", input.op.trim());
+    let args = serde_json::to_value(&input).unwrap_or_default();
+    finish(
+        audited(
+            &name,
+            engine::Role::Operator,
+            args,
+            |services, user| async move {
+                let action = to_action(&input)?;
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            },
+        )
+        .await,
+    )
+}
+
+/// The engine action an operator's form asks for.
+#[cfg(feature = "ssr")]
+fn to_action(i: &GslbActInput) -> Result<engine::Action, AppError> {
+    use engine::Action;
+    let need = |v: &str, field: &str| -> Result<String, AppError> {
+        let v = v.trim();
+        if v.is_empty() {
+            Err(AppError::invalid(field, "is required for this action"))
+        } else {
+            Ok(v.to_owned())
+        }
+    };
+    let one_way = match i.direction.trim() {
+        "" | "both" => false,
+        "one_way" => true,
+        _ => return Err(AppError::invalid("direction", "must be both or one_way")),
+    };
+    Ok(match i.op.trim() {
+        "site_down" => Action::SiteDown {
+            site: need(&i.site, "site")?,
+        },
+        "site_up" => Action::SiteUp {
+            site: need(&i.site, "site")?,
+        },
+        "mep_cut" => Action::MepCut {
+            from: need(&i.from, "from")?,
+            to: need(&i.to, "to")?,
+            one_way,
+        },
+        "mep_restore" => Action::MepRestore {
+            from: need(&i.from, "from")?,
+            to: need(&i.to, "to")?,
+            one_way,
+        },
+        _ => {
+            return Err(AppError::invalid(
+                "op",
+                "must be site_down, site_up, mep_cut or mep_restore",
+            ))
+        }
+    })
+}
+
+/// `set gslb site <site> -backupParentlist …` (an empty list is `unset`). Admin only; audited.
+#[server(endpoint = "gslb_backups")]
+pub async fn gslb_backups(site: String, backups: String) -> Result<(), AppError> {
+    use crate::auth::{audited, finish};
+    use crate::model::gslb::split_names;
+    let args = serde_json::json!({ "site": site, "backups": backups });
+    finish(
+        audited(
+            "gslb.backup_parents",
+            engine::Role::Admin,
+            args,
+            |services, user| async move {
+                let action = engine::Action::BackupParents {
+                    site: site.trim().to_owned(),
+                    backups: split_names(&backups),
+                };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            },
+        )
+        .await,
+    )
+}
+
+/// The live topology as the product's CLI text. Admin only.
+#[server(endpoint = "gslb_export")]
+pub async fn gslb_export() -> Result<String, AppError> {
+    use crate::auth::{authorize, finish};
+    finish(
+        async move {
+            let (services, _) = authorize("gslb.export", engine::Role::Admin).await?;
+            Ok(services
+                .runtime
+                .query(|sim| sim.gslb().export_cli())
+                .await?)
+        }
+        .await,
+    )
+}
+
+/// Replaces the topology with CLI text; a bad line is reported with its number and nothing
+/// changes. Admin only; audited.
+#[server(endpoint = "gslb_import")]
+pub async fn gslb_import(cli: String) -> Result<(), AppError> {
+    use crate::auth::{audited, finish};
+    let args = serde_json::json!({ "lines": cli.lines().count() });
+    finish(
+        audited(
+            "gslb.topology_import",
+            engine::Role::Admin,
+            args,
+            |services, user| async move {
+                if cli.len() > 1_000_000 {
+                    return Err(AppError::invalid("cli", "must be at most 1 MB"));
+                }
+                let action = engine::Action::TopologyImport { cli };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            },
+        )
+        .await,
+    )
+}
+
+/// A guided replay of documented scenario 1, 2 or 3 on its documented topology (the live run
+/// is not touched). Operator role; audited.
+#[server(endpoint = "gslb_guided")]
+pub async fn gslb_guided(number: u8) -> Result<GuidedReplay, AppError> {
+    use crate::auth::{audited, finish};
+    let args = serde_json::json!({ "scenario": number });
+    finish(
+        audited(
+            "gslb.guided_replay",
+            engine::Role::Operator,
+            args,
+            |_, _| async move {
+                if !(1..=3).contains(&number) {
+                    return Err(AppError::invalid(
+                        "number",
+                        format!("must be 1, 2 or 3; got {number}"),
+                    ));
+                }
+                let replay =
+                    tokio::task::spawn_blocking(move || engine::gslb::guided_replay(number))
+                        .await
+                        .map_err(|_| AppError::Internal)?;
+                replay.ok_or_else(|| AppError::invalid("number", "no such documented scenario"))
+            },
+        )
+        .await,
+    )
+}

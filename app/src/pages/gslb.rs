@@ -1,0 +1,321 @@
+//! GSLB, the topology page: the live graph and the sites table, the operator's faults (sites
+//! and MEP links), the resolve panel, the settings (documented or assumed). Also the
+//! section's tabs and the overview card.
+
+use engine::gslb::views::{ClientLocationView, DomainView, SiteView, TopologyView};
+use engine::scenario::gslb::{GslbMethod, SiteRole};
+use engine::Role;
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::api::gslb::{gslb_resolve, gslb_topology, GslbAct};
+use crate::components::layout::user_allows;
+use crate::components::live::use_refresh;
+use crate::components::topology::{status_class, status_label, TopologyGraph};
+use crate::format::sim_time;
+use crate::model::gslb::{GslbActInput, GslbPage};
+use crate::pages::engine_pending::Facts;
+use crate::pages::{action_error, LoadError};
+
+/// Wall-clock ms between re-reads.
+pub const REFRESH_MS: u32 = 1_500;
+
+/// The section's tabs.
+#[component]
+pub fn GslbNav(current: &'static str) -> impl IntoView {
+    let tabs = [
+        ("/gslb", "Topology"),
+        ("/gslb/guided", "Documented scenarios"),
+        ("/gslb/cli", "CLI import / export"),
+    ];
+    view! {
+        <nav class="tabs">
+            {tabs.into_iter().map(|(href, label)| view! {
+                <a href=href class:active=current == href>{label}</a>
+            }).collect_view()}
+        </nav>
+    }
+}
+
+/// The name of a GSLB method as the product writes it.
+pub fn method_label(method: GslbMethod) -> &'static str {
+    match method {
+        GslbMethod::RoundRobin => "ROUNDROBIN",
+        GslbMethod::LeastConnections => "LEASTCONNECTION",
+        GslbMethod::StaticProximity => "STATICPROXIMITY",
+        GslbMethod::Rtt => "RTT",
+    }
+}
+
+/// The topology page.
+#[component]
+pub fn GslbPage() -> impl IntoView {
+    let tick = use_refresh(REFRESH_MS);
+    let act = ServerAction::<GslbAct>::new();
+    let page = Resource::new(
+        move || (tick.get(), act.version().get()),
+        |_| gslb_topology(),
+    );
+    view! {
+        <Title text="GSLB"/>
+        <h1>"GSLB"</h1>
+        <GslbNav current="/gslb"/>
+        <p class="muted">
+            "Parent-child topology over MEP (SPEC §3): parents peer with every parent and answer ADNS; a child talks only to its parent. When a parent goes DOWN, the highest-preference backup parent that is up adopts its children; a child accepts or rejects from its own view."
+        </p>
+        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                let can_act = user_allows(Role::Operator).await;
+                match page.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(p) => view! { <Topology page=p act can_act/> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn Topology(page: GslbPage, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
+    let GslbPage {
+        topology,
+        locations,
+        now_ms,
+    } = page;
+    let facts: Vec<(String, String)> = topology
+        .settings
+        .iter()
+        .map(|s| (s.label.clone(), format!("{} ({})", s.value, s.source)))
+        .collect();
+    let names: Vec<String> = topology.sites.iter().map(|s| s.name.clone()).collect();
+    let domains = topology.domains.clone();
+    let summary = view! { <Summary topology=topology.clone() now_ms/> }.into_any();
+    let graph = view! {
+        <section class="card">
+            <h2>"Topology"</h2>
+            <TopologyGraph topology=topology.clone() href_prefix="/gslb/sites/" id="topology"/>
+        </section>
+    }
+    .into_any();
+    let table = view! { <SitesTable sites=topology.sites act can_act/> }.into_any();
+    view! {
+        {summary}
+        {graph}
+        <div class="grid">
+            {table}
+            <div>
+                {can_act.then(|| view! { <LinkForm act names/> })}
+                <ResolvePanel domains locations/>
+            </div>
+        </div>
+        <Facts facts/>
+    }
+}
+
+#[component]
+fn Summary(topology: TopologyView, now_ms: u64) -> impl IntoView {
+    view! {
+        <section class="card" id="gslb-summary">
+            <table class="counts">
+                <tbody>
+                    <tr><th>"Simulated time"</th><td>{sim_time(now_ms)}</td></tr>
+                    <tr><th>"Parents up / total"</th><td class="num" id="parents-up">{format!("{} / {}", topology.parents_up, topology.parents_total)}</td></tr>
+                    <tr><th>"Children adopted / orphaned / total"</th><td class="num" id="children-adopted">{format!("{} / {} / {}", topology.children_adopted, topology.children_orphaned, topology.children_total)}</td></tr>
+                    <tr><th>"Adoptions accepted / rejected"</th><td class="num">{format!("{} / {}", topology.adoptions, topology.rejections)}</td></tr>
+                    <tr><th>"DNS queries answered"</th><td class="num" id="dns-answered">{topology.dns_answered}</td></tr>
+                    <tr><th>"Domains"</th><td>{topology.domains.iter().map(|d| format!("{} ({}, TTL {} s)", d.name, method_label(d.method), d.ttl_s)).collect::<Vec<_>>().join(" · ")}</td></tr>
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn SitesTable(sites: Vec<SiteView>, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
+    let power = move |site: String, up: bool| {
+        act.dispatch(GslbAct {
+            input: GslbActInput {
+                op: if up { "site_up" } else { "site_down" }.into(),
+                site,
+                ..GslbActInput::default()
+            },
+        });
+    };
+    view! {
+        <section class="card">
+            <h2>"Sites"</h2>
+            <table id="site-table">
+                <thead><tr><th>"Site"</th><th>"Role"</th><th>"IP / public IP"</th><th>"State"</th><th>"MEP"</th><th>"Parent (configured)"</th><th>"Backup parents"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
+                <tbody>
+                    {sites.into_iter().map(|s| {
+                        let name = s.name.clone();
+                        let up = s.up;
+                        let parent = match (&s.current_parent, &s.configured_parent) {
+                            (Some(c), Some(o)) if c != o => format!("{c} (adopted; configured {o})"),
+                            (Some(c), _) => c.clone(),
+                            (None, Some(o)) => format!("none: orphaned (configured {o})"),
+                            (None, None) => "—".to_owned(),
+                        };
+                        view! {
+                            <tr data-site=s.name.clone() class:down=!s.up>
+                                <td><a href=format!("/gslb/sites/{}", s.name)>{s.name.clone()}</a></td>
+                                <td>{if s.role == SiteRole::Parent { "parent" } else { "child" }}</td>
+                                <td class="mono small">{s.ip.clone()}{s.public_ip.clone().map(|p| format!(" / {p}"))}</td>
+                                <td data-col="state">{if s.up { "up" } else { "down" }}</td>
+                                <td><span class=format!("badge {}", status_class(s.mep_status))>{status_label(s.mep_status)}</span></td>
+                                <td data-col="parent">{parent}</td>
+                                <td class="small">{s.backup_parents.join(" > ")}</td>
+                                {can_act.then(|| view! {
+                                    <td>
+                                        <button class:danger=up data-act=if up { "down" } else { "up" }
+                                            on:click=move |_| power(name.clone(), !up)>
+                                            {if up { "Take down" } else { "Bring up" }}
+                                        </button>
+                                    </td>
+                                })}
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn LinkForm(act: ServerAction<GslbAct>, names: Vec<String>) -> impl IntoView {
+    let from = RwSignal::new(names.first().cloned().unwrap_or_default());
+    let to = RwSignal::new(names.get(1).cloned().unwrap_or_default());
+    let direction = RwSignal::new("both".to_owned());
+    let send = move |op: &'static str| {
+        act.dispatch(GslbAct {
+            input: GslbActInput {
+                op: op.into(),
+                from: from.get_untracked(),
+                to: to.get_untracked(),
+                direction: direction.get_untracked(),
+                ..GslbActInput::default()
+            },
+        });
+    };
+    let options = move |selected: RwSignal<String>| {
+        names
+            .iter()
+            .map(|n| {
+                let n2 = n.clone();
+                view! { <option value=n.clone() selected=move || selected.get_untracked() == n2>{n.clone()}</option> }
+            })
+            .collect_view()
+    };
+    let from_options = options(from);
+    let to_options = options(to);
+    view! {
+        <section class="card" id="link-form">
+            <h2>"MEP link faults"</h2>
+            <div class="controls">
+                <label>"From " <select name="from" on:change=move |ev| from.set(event_target_value(&ev))>{from_options}</select></label>
+                <label>" to " <select name="to" on:change=move |ev| to.set(event_target_value(&ev))>{to_options}</select></label>
+                <label>" "
+                    <select name="direction" on:change=move |ev| direction.set(event_target_value(&ev))>
+                        <option value="both">"both directions"</option>
+                        <option value="one_way">"this direction only (from → to)"</option>
+                    </select>
+                </label>
+            </div>
+            <div class="controls">
+                <button class="danger" id="link-cut" on:click=move |_| send("mep_cut")>"Cut link"</button>
+                <button id="link-restore" on:click=move |_| send("mep_restore")>"Restore link"</button>
+            </div>
+            <p class="muted small">"A cut link stops delivering MEP packets; the receiving side declares the other DOWN after the keep-alive timeout. One-way cuts stage asymmetric partitions (documented scenario 3)."</p>
+        </section>
+    }
+}
+
+#[component]
+fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) -> impl IntoView {
+    let domain = RwSignal::new(domains.first().map(|d| d.name.clone()).unwrap_or_default());
+    let client = RwSignal::new(
+        locations
+            .first()
+            .map(|l| l.name.clone())
+            .unwrap_or_default(),
+    );
+    let resolve = Action::new(move |(d, c): &(String, String)| gslb_resolve(d.clone(), c.clone()));
+    view! {
+        <section class="card" id="resolve-panel">
+            <h2>"Resolve"</h2>
+            <p class="muted small">"How the parents' ADNS would answer a query now (the live round robin is not advanced). The same answers come from the DNS responder (dig @127.0.0.1 -p 5353 <domain>)."</p>
+            <div class="controls">
+                <label>"Domain "
+                    <select name="domain" on:change=move |ev| domain.set(event_target_value(&ev))>
+                        {domains.iter().map(|d| view! { <option value=d.name.clone()>{format!("{} ({})", d.name, method_label(d.method))}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>" from "
+                    <select name="client" on:change=move |ev| client.set(event_target_value(&ev))>
+                        {locations.iter().map(|l| view! { <option value=l.name.clone()>{format!("{} ({}, e.g. {})", l.name, l.network, l.sample_ip)}</option> }).collect_view()}
+                    </select>
+                </label>
+                <button id="resolve" on:click=move |_| { resolve.dispatch((domain.get_untracked(), client.get_untracked())); }>"Resolve"</button>
+            </div>
+            {move || resolve.value().get().map(|r| match r {
+                Err(e) => view! { <p class="error">{e.to_string()}</p> }.into_any(),
+                Ok(r) => view! {
+                    <div id="resolution">
+                        <p><strong>{format!("{:?}", r.outcome).to_lowercase()}</strong>
+                            {r.answered_by.clone().map(|p| format!(" · answered by {p}"))}
+                            {(!r.ips.is_empty()).then(|| format!(" · {} (TTL {} s)", r.ips.join(", "), r.ttl_s))}
+                            {r.effective_method.map(|m| format!(" · method {}", method_label(m)))}
+                        </p>
+                        <p class="small" id="resolution-reason">{r.reason.clone()}</p>
+                        <table class="small">
+                            <thead><tr><th>"Site"</th><th>"Service"</th><th>"IP"</th><th>"Up"</th><th>"Metric"</th><th></th></tr></thead>
+                            <tbody>
+                                {r.candidates.into_iter().map(|c| view! {
+                                    <tr class:chosen=c.chosen>
+                                        <td>{c.site}</td><td>{c.service}</td><td class="mono">{c.ip}</td>
+                                        <td>{if c.up { "yes" } else { "no" }}</td>
+                                        <td class="num">{c.metric.map(|m| format!("{m:.1}")).unwrap_or_else(|| "—".into())}</td>
+                                        <td>{c.chosen.then_some("chosen")}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }.into_any(),
+            })}
+        </section>
+    }
+}
+
+/// The overview card: parents up, adopted and orphaned children, DNS answers.
+#[component]
+pub fn GslbCard() -> impl IntoView {
+    let tick = use_refresh(2_000);
+    let page = Resource::new(move || tick.get(), |_| gslb_topology());
+    view! {
+        <section class="card">
+            <h2><a href="/gslb">"GSLB"</a></h2>
+            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match page.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(GslbPage { topology: t, .. }) => view! {
+                            <div id="gslb-card">
+                                <p>{format!("{} of {} parents up · {} children, {} adopted, {} orphaned · {} DNS answers",
+                                    t.parents_up, t.parents_total, t.children_total, t.children_adopted, t.children_orphaned, t.dns_answered)}</p>
+                                <ul>
+                                    {t.sites.into_iter().filter(|s| s.role == SiteRole::Parent).map(|s| view! {
+                                        <li>{s.name.clone()} ": " <span class=format!("badge {}", status_class(s.mep_status))>{status_label(s.mep_status)}</span>
+                                            {format!(" · {} children", s.children.len())}</li>
+                                    }).collect_view()}
+                                </ul>
+                            </div>
+                        }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}

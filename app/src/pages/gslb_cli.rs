@@ -1,0 +1,53 @@
+//! CLI import and export of the topology (administrators): the live topology as the
+//! product's `add gslb site …` / `set gslb site … -backupParentlist …` text, and an import
+//! that replaces it, refused with the line number of the first bad line.
+
+use engine::Role;
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::api::gslb::{gslb_export, GslbImport};
+use crate::components::layout::user_allows;
+use crate::pages::gslb::GslbNav;
+use crate::pages::{action_error, LoadError};
+
+/// The CLI page.
+#[component]
+pub fn GslbCliPage() -> impl IntoView {
+    let import = ServerAction::<GslbImport>::new();
+    let export = Resource::new(move || import.version().get(), |_| gslb_export());
+    let text = RwSignal::new(String::new());
+    view! {
+        <Title text="GSLB CLI"/>
+        <h1>"GSLB: CLI import / export"</h1>
+        <GslbNav current="/gslb/cli"/>
+        <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                if !user_allows(Role::Admin).await {
+                    return view! { <p class="muted" id="cli-admin-only">"Import and export are for administrators."</p> }.into_any();
+                }
+                match export.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(cli) => view! {
+                        <div class="grid">
+                            <section class="card">
+                                <h2>"Export (live topology)"</h2>
+                                <textarea id="cli-export" readonly rows="18" cols="70" class="mono">{cli}</textarea>
+                            </section>
+                            <section class="card">
+                                <h2>"Import (replaces the topology)"</h2>
+                                <textarea id="cli-import" rows="18" cols="70" class="mono" placeholder="add gslb site SiteP1 10.10.0.1 -publicIP 203.0.113.1"
+                                    prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                                <div class="controls">
+                                    <button id="cli-import-go" on:click=move |_| { import.dispatch(GslbImport { cli: text.get_untracked() }); }>"Import"</button>
+                                </div>
+                                {move || action_error(import.value().get()).map(|e| view! { <p class="error" id="import-error">{e}</p> })}
+                                {move || matches!(import.value().get(), Some(Ok(()))).then(|| view! { <p id="import-ok">"Imported."</p> })}
+                            </section>
+                        </div>
+                    }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}

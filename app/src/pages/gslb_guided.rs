@@ -1,0 +1,61 @@
+//! The three documented scenarios of SPEC §3, replayed step by step on their documented
+//! topology (SiteP1, SiteP2, SiteP3, Child_Site1) on a fresh engine: each step shows what the
+//! documentation expects, the engine's events, and the topology after it.
+
+use engine::gslb::views::GuidedReplay;
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::api::gslb::GslbGuided;
+use crate::components::event_table::ReasonTable;
+use crate::components::topology::TopologyGraph;
+use crate::format::sim_time;
+use crate::model::EventRow;
+use crate::pages::action_error;
+use crate::pages::gslb::GslbNav;
+
+/// The guided replay page.
+#[component]
+pub fn GslbGuidedPage() -> impl IntoView {
+    let run = ServerAction::<GslbGuided>::new();
+    let titles = [
+        (1u8, "1. A parent goes down: its first backup adopts the child; the child returns when the parent is back"),
+        (2, "2. Only the P1-P2 link breaks: the child rejects P2 (its parent is still up from its view)"),
+        (3, "3. Partitions: P3 adopts, then P2 (preferred) takes the child over from P3"),
+    ];
+    view! {
+        <Title text="GSLB documented scenarios"/>
+        <h1>"GSLB: documented scenarios"</h1>
+        <GslbNav current="/gslb/guided"/>
+        <p class="muted">"Each replay runs on its own engine with the documented topology: the live topology is not touched. Operators only; each run is audited."</p>
+        <div class="controls" id="guided-buttons">
+            {titles.into_iter().map(|(n, t)| view! {
+                <button data-scenario=n.to_string() on:click=move |_| { run.dispatch(GslbGuided { number: n }); }>{t}</button>
+            }).collect_view()}
+        </div>
+        {move || action_error(run.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
+        {move || run.pending().get().then(|| view! { <p class="muted">"Replaying…"</p> })}
+        {move || run.value().get().and_then(Result::ok).map(|r| view! { <Replay replay=r/> })}
+    }
+}
+
+#[component]
+fn Replay(replay: GuidedReplay) -> impl IntoView {
+    view! {
+        <section class="card" id="guided-replay" data-scenario=replay.number.to_string()>
+            <h2>{replay.title.clone()}</h2>
+            <details><summary>"Documented topology (CLI)"</summary><pre class="mono small">{replay.cli.clone()}</pre></details>
+        </section>
+        {replay.steps.into_iter().enumerate().map(|(i, step)| {
+            let rows: Vec<EventRow> = step.events.iter().map(EventRow::from).collect();
+            view! {
+                <section class="card guided-step" data-step=i.to_string()>
+                    <h3>{format!("Step {} at {}: {}", i + 1, sim_time(step.at_ms), step.title)}</h3>
+                    <p class="expected"><strong>"Documented: "</strong>{step.expected.clone()}</p>
+                    <TopologyGraph topology=step.topology/>
+                    <ReasonTable rows/>
+                </section>
+            }
+        }).collect_view()}
+    }
+}

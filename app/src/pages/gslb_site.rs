@@ -1,0 +1,220 @@
+//! One GSLB site: its state and parents (current and configured), its backup list (editable
+//! by an administrator on a parent), its MEP links now and their changes over time, and its
+//! adoption history with the reasons.
+
+use engine::gslb::views::{DirectionView, LinkView};
+use engine::scenario::gslb::SiteRole;
+use engine::Role;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+use crate::api::gslb::{gslb_site, GslbAct, GslbBackups};
+use crate::components::event_table::{EventTable, ReasonTable};
+use crate::components::layout::user_allows;
+use crate::components::live::use_refresh;
+use crate::components::topology::{status_class, status_label};
+use crate::format::sim_time;
+use crate::model::gslb::{GslbActInput, GslbSiteDetail};
+use crate::model::EventRow;
+use crate::pages::gslb::{GslbNav, REFRESH_MS};
+use crate::pages::{action_error, LoadError};
+
+/// The site page.
+#[component]
+pub fn GslbSitePage() -> impl IntoView {
+    let params = use_params_map();
+    let name = Memo::new(move |_| params.read().get("name").unwrap_or_default());
+    let act = ServerAction::<GslbAct>::new();
+    let backups = ServerAction::<GslbBackups>::new();
+    let tick = use_refresh(REFRESH_MS);
+    let detail = Resource::new(
+        move || {
+            (
+                name.get(),
+                tick.get(),
+                act.version().get(),
+                backups.version().get(),
+            )
+        },
+        |(name, _, _, _)| gslb_site(name),
+    );
+    view! {
+        <Title text="GSLB site"/>
+        <GslbNav current=""/>
+        <p><a href="/gslb">"← Topology"</a></p>
+        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
+        {move || action_error(backups.value().get()).map(|e| view! { <p class="error" id="backups-error">{e}</p> })}
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                let can_act = user_allows(Role::Operator).await;
+                let is_admin = user_allows(Role::Admin).await;
+                match detail.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(d) => view! { <Detail detail=d act backups can_act is_admin/> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+fn direction_text(d: &DirectionView) -> String {
+    format!(
+        "{}, {} since {}",
+        if d.delivering { "delivering" } else { "cut" },
+        if d.seen_up { "seen up" } else { "seen DOWN" },
+        sim_time(d.since_ms)
+    )
+}
+
+#[component]
+fn Detail(
+    detail: GslbSiteDetail,
+    act: ServerAction<GslbAct>,
+    backups: ServerAction<GslbBackups>,
+    can_act: bool,
+    is_admin: bool,
+) -> impl IntoView {
+    let GslbSiteDetail {
+        site,
+        links,
+        parents,
+        link_history,
+        adoptions,
+        events,
+        now_ms,
+    } = detail;
+    let name = site.name.clone();
+    let up = site.up;
+    let is_parent = site.role == SiteRole::Parent;
+    let facts = view! {
+        <section class="card" id="site-facts">
+            <h2>"Now"</h2>
+            <table class="counts">
+                <tbody>
+                    <tr><th>"Simulated time"</th><td>{sim_time(now_ms)}</td></tr>
+                    <tr><th>"Role"</th><td>{if is_parent { "parent: peers with every parent, answers ADNS" } else { "child: talks only to its parent" }}</td></tr>
+                    <tr><th>"IP / public IP"</th><td class="mono">{site.ip.clone()}{site.public_ip.clone().map(|p| format!(" / {p}"))}</td></tr>
+                    <tr><th>"Software version"</th><td>{site.version.clone()}</td></tr>
+                    <tr><th>"State"</th><td id="site-state">{if site.up { "up" } else { "down" }}</td></tr>
+                    <tr><th>"MEP status"</th><td><span class=format!("badge {}", status_class(site.mep_status))>{status_label(site.mep_status)}</span></td></tr>
+                    {(!is_parent).then(|| view! {
+                        <tr><th>"Current parent"</th><td id="current-parent">{site.current_parent.clone().unwrap_or_else(|| "none (orphaned)".into())}</td></tr>
+                        <tr><th>"Configured (original) parent"</th><td>{site.configured_parent.clone().unwrap_or_default()}</td></tr>
+                    })}
+                    <tr><th>{if is_parent { "Backup parents (preference order)" } else { "Backup list received from its parent" }}</th>
+                        <td id="backup-list">{if site.backup_parents.is_empty() { "none".to_owned() } else { site.backup_parents.join(" > ") }}</td></tr>
+                    {is_parent.then(|| view! {
+                        <tr><th>"Sees the other parents"</th><td class="small">{site.peer_view.iter().map(|(p, up)| format!("{p}: {}", if *up { "up" } else { "DOWN" })).collect::<Vec<_>>().join(" · ")}</td></tr>
+                        <tr><th>"Children now"</th><td>{site.children.join(", ")}</td></tr>
+                    })}
+                    {site.learning_until_ms.map(|t| view! { <tr><th>"Services learning until"</th><td>{sim_time(t)}</td></tr> })}
+                    <tr><th>"Services"</th><td class="small">{site.services.iter().map(|s| format!("{} {}:{} ({}, {} conn.)", s.name, s.ip, s.port, if s.up { "up" } else { "down" }, s.connections)).collect::<Vec<_>>().join(" · ")}</td></tr>
+                </tbody>
+            </table>
+            {can_act.then(|| view! {
+                <div class="controls">
+                    <button class:danger=up id="site-power" on:click=move |_| {
+                        act.dispatch(GslbAct { input: GslbActInput { op: if up { "site_down" } else { "site_up" }.into(), site: name.clone(), ..GslbActInput::default() } });
+                    }>{if up { "Take site down" } else { "Bring site up" }}</button>
+                </div>
+            })}
+        </section>
+    }
+    .into_any();
+    let editor = (is_admin && is_parent).then(|| {
+        view! { <BackupEditor site=site.name.clone() current=site.backup_parents.clone() parents backups/> }.into_any()
+    });
+    let links_table = view! { <LinksTable site=site.name.clone() links act can_act/> }.into_any();
+    view! {
+        <h1>{site.name.clone()}</h1>
+        <div class="grid">{facts}{links_table}</div>
+        {editor}
+        <section class="card">
+            <h2>"Adoption history (offers, acceptances, rejections, migrations) with reasons"</h2>
+            <ReasonTable rows=adoptions id="adoption-history"/>
+        </section>
+        <section class="card">
+            <h2>"MEP link changes over time"</h2>
+            <ReasonTable rows=link_history id="link-history"/>
+        </section>
+        <History title="Other events" rows=events id="site-events"/>
+    }
+}
+
+#[component]
+fn LinksTable(
+    site: String,
+    links: Vec<LinkView>,
+    act: ServerAction<GslbAct>,
+    can_act: bool,
+) -> impl IntoView {
+    view! {
+        <section class="card">
+            <h2>"MEP links"</h2>
+            <table id="link-table">
+                <thead><tr><th>"Peer"</th><th>"Status"</th><th>"Out (this → peer)"</th><th>"In (peer → this)"</th><th>"Initiator"</th><th>"RTT"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
+                <tbody>
+                    {links.into_iter().map(|l| {
+                        let mine_is_a = l.a == site;
+                        let peer = if mine_is_a { l.b.clone() } else { l.a.clone() };
+                        let (out, inn) = if mine_is_a { (&l.a_to_b, &l.b_to_a) } else { (&l.b_to_a, &l.a_to_b) };
+                        let cut = !out.delivering || !inn.delivering;
+                        let (me, other) = (site.clone(), peer.clone());
+                        view! {
+                            <tr data-peer=peer.clone()>
+                                <td><a href=format!("/gslb/sites/{peer}")>{peer.clone()}</a></td>
+                                <td><span class=format!("badge {}", status_class(l.status))>{status_label(l.status)}</span></td>
+                                <td class="small">{direction_text(out)}</td>
+                                <td class="small">{direction_text(inn)}</td>
+                                <td class="small">{format!("{} ({})", l.initiator, l.initiator_rule)}</td>
+                                <td class="num">{l.rtt_ms.map(|r| format!("{r:.1} ms")).unwrap_or_else(|| "—".into())}</td>
+                                {can_act.then(|| view! {
+                                    <td><button class:danger=!cut on:click=move |_| {
+                                        act.dispatch(GslbAct { input: GslbActInput { op: if cut { "mep_restore" } else { "mep_cut" }.into(), from: me.clone(), to: other.clone(), direction: "both".into(), ..GslbActInput::default() } });
+                                    }>{if cut { "Restore" } else { "Cut" }}</button></td>
+                                })}
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn BackupEditor(
+    site: String,
+    current: Vec<String>,
+    parents: Vec<String>,
+    backups: ServerAction<GslbBackups>,
+) -> impl IntoView {
+    let list = RwSignal::new(current.join(" "));
+    let others: Vec<String> = parents.into_iter().filter(|p| *p != site).collect();
+    let site2 = site.clone();
+    view! {
+        <section class="card" id="backup-editor">
+            <h2>"Backup parents (administrator)"</h2>
+            <p class="mono small">{format!("set gslb site {site} -backupParentlist {}", list.get_untracked())}</p>
+            <div class="controls">
+                <label>"Backup parents in preference order (at most 5; parents only; not itself) "
+                    <input type="text" size="50" name="backups" prop:value=list on:input=move |ev| list.set(event_target_value(&ev))/>
+                </label>
+                <button id="backups-save" on:click=move |_| { backups.dispatch(GslbBackups { site: site2.clone(), backups: list.get_untracked() }); }>"Save"</button>
+                <button id="backups-unset" on:click=move |_| { list.set(String::new()); backups.dispatch(GslbBackups { site: site.clone(), backups: String::new() }); }>"Unset"</button>
+            </div>
+            <p class="muted small">{format!("Other parents: {}", others.join(", "))}</p>
+        </section>
+    }
+}
+
+#[component]
+fn History(title: &'static str, rows: Vec<EventRow>, id: &'static str) -> impl IntoView {
+    view! {
+        <section class="card">
+            <h2>{title}</h2>
+            <EventTable rows id/>
+        </section>
+    }
+}
