@@ -2,6 +2,7 @@
 //! responder on a free port, answered from the demo topology through the runtime.
 
 #![allow(missing_docs)]
+#![recursion_limit = "512"]
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;

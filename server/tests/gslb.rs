@@ -2,6 +2,7 @@
 //! side validation naming the field, nothing stored on error, and the audit log.
 
 #![allow(missing_docs)]
+#![recursion_limit = "512"]
 
 mod common;
 
