@@ -162,7 +162,8 @@ async fn round_robin_turns_and_answers_are_logged() {
         .await
         .expect("query");
     assert_eq!(answered, 20);
-    // The coalesced `adns.answered` events are written at the next tick even while paused.
+    // The coalesced `adns.answered` event is due when its simulated second ends: step there.
+    live.runtime.step("test").await.expect("step");
     let mut logged = 0;
     for _ in 0..50 {
         tokio::time::sleep(Duration::from_millis(100)).await;
