@@ -34,8 +34,9 @@ use crate::pages::gslb_cli::GslbCliPage;
 use crate::pages::gslb_guided::GslbGuidedPage;
 use crate::pages::gslb_site::GslbSitePage;
 use crate::pages::{
-    audit::AuditPage, dashboard::Dashboard, engine_pending::EnginePending, history::HistoryPage,
-    lhc::LhcPage, lhc_detail::LhcDetailPage, lms::LmsPage, lms_black_hole::LmsBlackHolePage,
+    audit::AuditPage, autoscale::AutoscalePage, autoscale_editor::AutoscaleEditorPage,
+    autoscale_group::AutoscaleGroupPage, dashboard::Dashboard, history::HistoryPage, lhc::LhcPage,
+    lhc_detail::LhcDetailPage, lms::LmsPage, lms_black_hole::LmsBlackHolePage,
     lms_evaluators::LmsEvaluatorsPage, lms_server::LmsServerPage, lms_store::LmsStorePage,
     login::LoginPage, users::UsersPage,
 };
@@ -88,7 +89,9 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/gslb/sites/:name") view=|| view! { <Layout><GslbSitePage/></Layout> }/>
                 <Route path=path!("/gslb/guided") view=|| view! { <Layout><GslbGuidedPage/></Layout> }/>
                 <Route path=path!("/gslb/cli") view=|| view! { <Layout><GslbCliPage/></Layout> }/>
-                <Route path=path!("/autoscale") view=|| view! { <Layout><EnginePending engine=engine::EngineId::Autoscale/></Layout> }/>
+                <Route path=path!("/autoscale") view=|| view! { <Layout><AutoscalePage/></Layout> }/>
+                <Route path=path!("/autoscale/:group") view=|| view! { <Layout><AutoscaleGroupPage/></Layout> }/>
+                <Route path=path!("/autoscale/:group/edit") view=|| view! { <Layout><AutoscaleEditorPage/></Layout> }/>
             </Routes>
         </Router>
     }

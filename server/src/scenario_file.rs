@@ -24,6 +24,15 @@ pub enum FileError {
     /// The content is invalid.
     #[error("{0}")]
     Invalid(#[from] engine::ScenarioError),
+    /// A file the scenario names (an autoscale `csv` workload) cannot be used; the error
+    /// names the scenario field and, for bad content, `file:line`.
+    #[error("{origin}: {error}")]
+    Linked {
+        /// The scenario file.
+        origin: String,
+        /// The field and what is wrong.
+        error: engine::ConfigError,
+    },
 }
 
 fn read(path: &Path) -> Result<String, FileError> {
@@ -33,14 +42,30 @@ fn read(path: &Path) -> Result<String, FileError> {
     })
 }
 
+/// Replaces every autoscale `csv` workload of `scenario` by the trace its file holds; file
+/// names are relative to the folder of the scenario file `origin`.
+fn resolve_files(scenario: &mut Scenario, origin: &Path) -> Result<(), FileError> {
+    let folder = origin.parent().unwrap_or_else(|| Path::new(""));
+    scenario
+        .autoscale
+        .resolve_csv(|file| std::fs::read_to_string(folder.join(file)))
+        .map_err(|error| FileError::Linked {
+            origin: origin.display().to_string(),
+            error,
+        })
+}
+
 /// Loads `path`, or the shipped demo when `path` is `None` (from disk if present, else the
-/// embedded copy). Returns the scenario and the name to show for it.
+/// embedded copy). Returns the scenario and the name to show for it. Files the scenario
+/// names (autoscale `csv` workloads) are read relative to the scenario file.
 pub fn load_scenario(path: Option<&Path>) -> Result<(Scenario, String), FileError> {
     match path {
         Some(p) => {
             let origin = p.display().to_string();
             let text = read(p)?;
-            Ok((Scenario::from_toml_str(&text, &origin)?, origin))
+            let mut scenario = Scenario::from_toml_str(&text, &origin)?;
+            resolve_files(&mut scenario, p)?;
+            Ok((scenario, origin))
         }
         None => {
             let on_disk = Path::new(DEMO_PATH);
@@ -49,10 +74,9 @@ pub fn load_scenario(path: Option<&Path>) -> Result<(Scenario, String), FileErro
             } else {
                 DEMO.to_owned()
             };
-            Ok((
-                Scenario::from_toml_str(&text, DEMO_PATH)?,
-                DEMO_PATH.to_owned(),
-            ))
+            let mut scenario = Scenario::from_toml_str(&text, DEMO_PATH)?;
+            resolve_files(&mut scenario, Path::new(DEMO_PATH))?;
+            Ok((scenario, DEMO_PATH.to_owned()))
         }
     }
 }
@@ -75,6 +99,55 @@ mod tests {
     fn the_embedded_demo_parses() {
         let scenario = Scenario::from_toml_str(DEMO, DEMO_PATH).expect("demo parses");
         assert!(!scenario.scenario.name.is_empty());
+    }
+
+    const CSV_SCENARIO: &str = r#"
+[scenario]
+name = "csv"
+
+[[autoscale.groups]]
+name = "g"
+mode = "nlb"
+zones = ["z1"]
+min_nodes = 1
+max_nodes = 3
+
+[[autoscale.groups.thresholds]]
+parameter = "cpu"
+min = 20
+max = 80
+
+[autoscale.groups.workload]
+profile = "csv"
+file = "demand.csv"
+"#;
+
+    #[test]
+    fn a_csv_workload_is_read_next_to_the_scenario() {
+        use engine::scenario::autoscale::Workload;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let scenario_path = dir.path().join("s.toml");
+        std::fs::write(&scenario_path, CSV_SCENARIO).expect("write");
+        std::fs::write(dir.path().join("demand.csv"), "demand\n90\n70\n").expect("write");
+        let (scenario, _) = load_scenario(Some(&scenario_path)).expect("loads");
+        assert_eq!(
+            scenario.autoscale.groups[0].workload,
+            Workload::Trace {
+                values: vec![90.0, 70.0]
+            }
+        );
+
+        std::fs::write(dir.path().join("demand.csv"), "demand\n90\nlots\n").expect("write");
+        let err = load_scenario(Some(&scenario_path)).expect_err("bad line");
+        let text = err.to_string();
+        assert!(
+            text.contains("autoscale.groups[0].workload.file: demand.csv:3: value must be"),
+            "{text}"
+        );
+
+        std::fs::remove_file(dir.path().join("demand.csv")).expect("remove");
+        let err = load_scenario(Some(&scenario_path)).expect_err("missing file");
+        assert!(err.to_string().contains("cannot read demand.csv"), "{err}");
     }
 
     #[test]

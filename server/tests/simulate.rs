@@ -210,3 +210,79 @@ fn the_black_hole_ab_runs_from_the_command_line() {
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("NOPE"));
 }
+
+/// The (minute, kind) of every autoscale event `simulate` prints for the seed example in `mode`.
+fn seed_example_events(mode: &str) -> Vec<(u64, String)> {
+    let path = format!(
+        "{}/../scenarios/autoscale-seed.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("seed scenario");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = dir.path().join("seed.toml");
+    std::fs::write(
+        &scenario,
+        text.replace("mode = \"dns\"", &format!("mode = \"{mode}\"")),
+    )
+    .expect("write");
+    let out = switchyard()
+        .args(["simulate", "--scenario"])
+        .arg(&scenario)
+        .args(["--until", "34m"])
+        .output()
+        .expect("run switchyard");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|v| v["engine"] == "autoscale")
+        .map(|v| {
+            let minute = v["t_ms"].as_u64().unwrap_or(u64::MAX) / 60_000;
+            (minute, v["kind"].as_str().unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn the_autoscale_seed_example_comes_out_exactly_in_both_modes() {
+    let common = [
+        (0, "group.started"),
+        (6, "autoscale.scale_out"),
+        (6, "node.provisioned"),
+        (6, "node.attached"),
+        (6, "node.registered"),
+        (6, "records.added"),
+        (7, "evaluation.skipped"),
+        (17, "evaluation.resumed"),
+        (20, "autoscale.scale_in"),
+        (20, "records.removed"),
+        (21, "evaluation.skipped"),
+    ];
+    let teardown = |m: u64| {
+        [
+            (m, "node.detached"),
+            (m, "node.deprovisioned"),
+            (m, "node.deregistered"),
+            (m, "evaluation.skipped"),
+            (m + 1, "evaluation.resumed"),
+        ]
+    };
+    // DNS: the TTL holds T31, the nodes go at T32, evaluation starts again at T33.
+    let mut dns: Vec<(u64, &str)> = common.to_vec();
+    dns.push((31, "evaluation.skipped"));
+    dns.extend(teardown(32));
+    // NLB: no TTL; the nodes go at T31, evaluation starts again at T32.
+    let mut nlb: Vec<(u64, &str)> = common.to_vec();
+    nlb.extend(teardown(31));
+    for (mode, expected) in [("dns", dns), ("nlb", nlb)] {
+        let expected: Vec<(u64, String)> = expected
+            .into_iter()
+            .map(|(m, k)| (m, k.to_owned()))
+            .collect();
+        assert_eq!(seed_example_events(mode), expected, "mode {mode}");
+    }
+}

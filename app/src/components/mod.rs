@@ -1,8 +1,10 @@
 //! Reusable pieces of pages.
 
+pub mod autoscale_charts;
 pub mod charts;
 pub mod clock_panel;
 pub mod event_table;
+pub mod facts;
 pub mod layout;
 pub mod live;
 pub mod lms_charts;

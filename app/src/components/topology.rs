@@ -225,20 +225,19 @@ pub fn TopologyGraph(
                     .map(|p| format!(" · parent {p}"))
                     .unwrap_or_default()
             );
-            let body = view! {
-                <rect x=p.cx - p.w / 2.0 y=p.y width=p.w height=p.h rx="5"/>
-                <text x=p.cx y=p.y + 14.0 class="name">{label}</text>
-                <text x=p.cx y=p.y + p.h - 6.0 class="sub">{sub}</text>
-                <title>{title}</title>
-            };
+            // One view, so the macro creates `a` and `title` in the SVG namespace (outside an
+            // `svg`/`g` parent it would make HTML ones, which a browser does not draw after a
+            // client-side render). Without `href` the `a` is inert.
             Some(view! {
                 <g class=class data-site=s.name.clone()
                     data-parent=s.current_parent.clone().unwrap_or_default()
                     data-up=s.up.to_string()>
-                    {match href {
-                        Some(h) => view! { <a href=h>{body}</a> }.into_any(),
-                        None => body.into_any(),
-                    }}
+                    <a href=href>
+                        <rect x=p.cx - p.w / 2.0 y=p.y width=p.w height=p.h rx="5"/>
+                        <text x=p.cx y=p.y + 14.0 class="name">{label}</text>
+                        <text x=p.cx y=p.y + p.h - 6.0 class="sub">{sub}</text>
+                        <title>{title}</title>
+                    </a>
                 </g>
             })
         })

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
 
+pub mod autoscale;
 pub mod gslb;
 pub mod lhc;
 pub mod lms;

@@ -12,6 +12,7 @@ use crate::components::layout::user_allows;
 use crate::components::live::{use_live, Live, FEED_LEN};
 use crate::ids;
 use crate::model::{ClockView, EventRow};
+use crate::pages::autoscale::AutoscaleCard;
 use crate::pages::gslb::GslbCard;
 use crate::pages::lhc::LhcCard;
 use crate::pages::lms::LmsCard;
@@ -56,6 +57,7 @@ fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) 
         <LhcCard/>
         <LmsCard/>
         <GslbCard/>
+        <AutoscaleCard/>
         <section class="card">
             <h2>
                 "Live events "

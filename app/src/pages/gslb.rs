@@ -9,12 +9,12 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 
 use crate::api::gslb::{gslb_resolve, gslb_topology, GslbAct};
+use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbPage};
-use crate::pages::engine_pending::Facts;
 use crate::pages::{action_error, LoadError};
 
 /// Wall-clock ms between re-reads.

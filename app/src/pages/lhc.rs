@@ -8,8 +8,8 @@ use leptos_meta::Title;
 use crate::api::estate::configured_estate;
 use crate::api::lhc::lhc_overview;
 use crate::components::charts::state_class;
+use crate::components::facts::Facts;
 use crate::components::live::use_refresh;
-use crate::pages::engine_pending::Facts;
 use crate::pages::LoadError;
 
 /// Seconds between re-reads of the overview (wall clock).

@@ -9,12 +9,12 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, SERVER_PAGE_SIZE};
+use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
 use crate::components::pager::Pager;
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
-use crate::pages::engine_pending::Facts;
 use crate::pages::{action_error, LoadError};
 
 /// Wall-clock ms between re-reads.

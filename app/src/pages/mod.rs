@@ -1,8 +1,10 @@
 //! One file per screen.
 
 pub mod audit;
+pub mod autoscale;
+pub mod autoscale_editor;
+pub mod autoscale_group;
 pub mod dashboard;
-pub mod engine_pending;
 pub mod gslb;
 pub mod gslb_cli;
 pub mod gslb_guided;

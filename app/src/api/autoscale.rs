@@ -1,0 +1,388 @@
+//! Autoscale: the groups, one group's clusters with their timelines, nodes, records and
+//! decisions; the operator actions (load, application, distribution); the administrator's
+//! parameter editor with its what-if replay of recorded demand.
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::autoscale::{GroupDetail, GroupsPage, WhatIfResult};
+use crate::model::EventRow;
+
+/// Minutes of timeline shown when the page does not say.
+pub const DEFAULT_WINDOW_MIN: u32 = 180;
+/// Windows offered by the group page, in minutes.
+pub const WINDOWS: [(u32, &str); 6] = [
+    (60, "1 h"),
+    (180, "3 h"),
+    (360, "6 h"),
+    (1_440, "24 h"),
+    (4_320, "3 days"),
+    (10_080, "7 days"),
+];
+/// Shortest and longest window accepted, in minutes.
+pub const WINDOW_RANGE: (u32, u32) = (10, 10_080);
+/// Hours replayed by a what-if when the editor does not say.
+pub const DEFAULT_WHAT_IF_HOURS: u32 = 24;
+/// Longest what-if replay, in hours (the history the engine keeps).
+pub const MAX_WHAT_IF_HOURS: u32 = engine::autoscale::MAX_WHAT_IF_HOURS;
+
+/// Maps an engine refusal to a field error.
+#[cfg(feature = "ssr")]
+fn refused(e: engine::ActionError) -> AppError {
+    match e {
+        engine::ActionError::Invalid { field, message } => AppError::invalid(field, message),
+        e => AppError::invalid(e.field().unwrap_or("group"), e.to_string()),
+    }
+}
+
+/// Every group now.
+#[server(endpoint = "autoscale_groups")]
+pub async fn autoscale_groups() -> Result<GroupsPage, AppError> {
+    use crate::auth::{finish, signed_in};
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            Ok(services
+                .runtime
+                .query(|sim| GroupsPage {
+                    groups: sim.autoscale().groups(),
+                    now_ms: sim.now().as_millis(),
+                })
+                .await?)
+        }
+        .await,
+    )
+}
+
+/// One group now, the last `minutes` of each zone's timeline (default
+/// [`DEFAULT_WINDOW_MIN`], within [`WINDOW_RANGE`]) and its recent decisions.
+#[server(endpoint = "autoscale_group")]
+pub async fn autoscale_group(group: String, minutes: Option<u32>) -> Result<GroupDetail, AppError> {
+    use crate::auth::{finish, signed_in};
+    use crate::model::autoscale::Timeline;
+    finish(
+        async move {
+            let (services, _) = signed_in().await?;
+            let minutes = minutes.unwrap_or(DEFAULT_WINDOW_MIN);
+            let (lo, hi) = WINDOW_RANGE;
+            if !(lo..=hi).contains(&minutes) {
+                return Err(AppError::invalid(
+                    "minutes",
+                    format!("must be between {lo} and {hi}; got {minutes}"),
+                ));
+            }
+            let name = group.trim().to_owned();
+            let found = services
+                .runtime
+                .query(move |sim| {
+                    let engine = sim.autoscale();
+                    engine.group(&name).map(|g| {
+                        let lines: Vec<(String, Vec<_>)> = g
+                            .zones
+                            .iter()
+                            .map(|z| {
+                                let line = engine
+                                    .timeline(&g.name, &z.zone, minutes)
+                                    .unwrap_or_default();
+                                (z.zone.clone(), line)
+                            })
+                            .collect();
+                        (g, lines, sim.now().as_millis())
+                    })
+                })
+                .await?;
+            let Some((group, lines, now_ms)) = found else {
+                return Err(AppError::NotFound(format!(
+                    "no autoscale group `{}`",
+                    group.trim()
+                )));
+            };
+            let timelines = lines
+                .iter()
+                .map(|(zone, line)| Timeline::build(zone, line, &group.params))
+                .collect();
+            let decisions = history::decisions(&services, &group.name).await?;
+            Ok(GroupDetail {
+                group,
+                timelines,
+                decisions,
+                minutes,
+                now_ms,
+            })
+        }
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+mod history {
+    use services::history::{query_events, EventFilter};
+    use services::Services;
+
+    use crate::error::AppError;
+    use crate::model::EventRow;
+
+    /// Decisions listed.
+    const DECISIONS: i64 = 50;
+
+    /// The kinds listed: decisions, skipped evaluations and what operators did (not the
+    /// hourly samples nor the record and IPSet details).
+    const KINDS: [&str; 10] = [
+        "autoscale.scale_out",
+        "autoscale.scale_in",
+        "autoscale.at_limit",
+        "evaluation.skipped",
+        "evaluation.resumed",
+        "load.injected",
+        "app.deployed",
+        "app.removed",
+        "distribution.switched",
+        "group.settings",
+    ];
+
+    /// The group's latest decisions and operator actions, newest first (the engine's events
+    /// name the group as their subject, the zone in their details).
+    pub async fn decisions(services: &Services, group: &str) -> Result<Vec<EventRow>, AppError> {
+        let filter = EventFilter {
+            run_id: services.runtime.run().id,
+            engine: Some("autoscale".into()),
+            subject: Some(group.to_owned()),
+            kinds: KINDS.iter().map(|k| (*k).to_owned()).collect(),
+            ..Default::default()
+        };
+        let (rows, _) = query_events(&services.pool, &filter, 0, DECISIONS).await?;
+        Ok(rows.into_iter().map(EventRow::from).collect())
+    }
+}
+
+/// The fields of an operator action, as typed (checked on the server).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AutoscaleActInput {
+    /// `load_inject`, `app_deploy`, `app_remove` or `distribution_switch`.
+    pub op: String,
+    /// Group name.
+    #[serde(default)]
+    pub group: String,
+    /// Load: one availability zone; all of them when empty.
+    #[serde(default)]
+    pub zone: String,
+    /// Load: demand in percent of the capacity of `min_nodes` nodes.
+    #[serde(default)]
+    pub level: String,
+    /// Load: length of a spike in minutes; empty = a lasting step.
+    #[serde(default)]
+    pub duration_min: String,
+    /// Switch: `dns` or `nlb`.
+    #[serde(default)]
+    pub mode: String,
+}
+
+/// Highest load level an operator may inject, percent.
+pub const MAX_LEVEL: f64 = engine::scenario::autoscale::MAX_INJECT_LEVEL;
+/// Longest spike, minutes.
+pub const MAX_SPIKE_MIN: u32 = engine::scenario::autoscale::MAX_INJECT_MIN;
+
+/// An operator action on a group; answers the events it produced (what changed). Operator
+/// role; audited.
+#[server(endpoint = "autoscale_act")]
+pub async fn autoscale_act(input: AutoscaleActInput) -> Result<Vec<EventRow>, AppError> {
+    use crate::auth::{audited, finish};
+    let action_name = format!("autoscale.{}", input.op.trim());
+    let args = serde_json::to_value(&input).unwrap_or_default();
+    finish(
+        audited(
+            &action_name,
+            engine::Role::Operator,
+            args,
+            |services, user| async move {
+                let action = act::to_action(&input)?;
+                let events = services.runtime.apply(action, &user.username).await?;
+                Ok(events.iter().map(EventRow::from).collect())
+            },
+        )
+        .await,
+    )
+}
+
+#[cfg(feature = "ssr")]
+mod act {
+    use engine::scenario::autoscale::DistributionMode;
+    use engine::Action;
+
+    use super::{AutoscaleActInput, MAX_LEVEL, MAX_SPIKE_MIN};
+    use crate::error::AppError;
+
+    fn need(v: &str, field: &str) -> Result<String, AppError> {
+        let v = v.trim();
+        if v.is_empty() {
+            Err(AppError::invalid(field, "is required for this action"))
+        } else {
+            Ok(v.to_owned())
+        }
+    }
+
+    /// The engine action an operator's form asks for.
+    pub fn to_action(i: &AutoscaleActInput) -> Result<Action, AppError> {
+        let group = need(&i.group, "group")?;
+        Ok(match i.op.trim() {
+            "load_inject" => {
+                let text = i.level.trim();
+                let level = text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| (0.0..=MAX_LEVEL).contains(v))
+                    .ok_or_else(|| {
+                        AppError::invalid(
+                            "level",
+                            format!("must be a number between 0 and {MAX_LEVEL} (percent of the capacity of min_nodes nodes); got \"{text}\""),
+                        )
+                    })?;
+                let duration = i.duration_min.trim();
+                let duration_min = if duration.is_empty() {
+                    None
+                } else {
+                    Some(
+                        duration
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|d| (1..=MAX_SPIKE_MIN).contains(d))
+                            .ok_or_else(|| {
+                                AppError::invalid(
+                                    "duration_min",
+                                    format!("must be a whole number of minutes between 1 and {MAX_SPIKE_MIN}, or empty for a lasting step; got \"{duration}\""),
+                                )
+                            })?,
+                    )
+                };
+                let zone = i.zone.trim();
+                Action::LoadInject {
+                    group,
+                    zone: (!zone.is_empty()).then(|| zone.to_owned()),
+                    level,
+                    duration_min,
+                }
+            }
+            "app_deploy" => Action::AppDeploy { group },
+            "app_remove" => Action::AppRemove { group },
+            "distribution_switch" => Action::DistributionSwitch {
+                group,
+                mode: match i.mode.trim() {
+                    "dns" => DistributionMode::Dns,
+                    "nlb" => DistributionMode::Nlb,
+                    other => {
+                        return Err(AppError::invalid(
+                            "mode",
+                            format!("must be dns or nlb; got \"{other}\""),
+                        ))
+                    }
+                },
+            },
+            other => {
+                return Err(AppError::invalid(
+                    "op",
+                    format!("must be load_inject, app_deploy, app_remove or distribution_switch; got \"{other}\""),
+                ))
+            }
+        })
+    }
+}
+
+/// Parses the editor's parameters (JSON of a
+/// [`ParamsDraft`](crate::model::autoscale::ParamsDraft)) and checks them.
+#[cfg(feature = "ssr")]
+fn parse_params(params: &str) -> Result<engine::scenario::autoscale::GroupParams, AppError> {
+    let draft: crate::model::autoscale::ParamsDraft = serde_json::from_str(params)
+        .map_err(|e| AppError::invalid("params", format!("is not a parameter set: {e}")))?;
+    draft.to_params()
+}
+
+/// Replays the last `hours` simulated hours of `group`'s recorded demand (default
+/// [`DEFAULT_WHAT_IF_HOURS`], 1 to [`MAX_WHAT_IF_HOURS`]) against the edited `params`,
+/// beside what really happened. Changes nothing. Admin only (a refusal is audited).
+#[server(endpoint = "autoscale_what_if")]
+pub async fn autoscale_what_if(
+    group: String,
+    params: String,
+    hours: Option<String>,
+) -> Result<WhatIfResult, AppError> {
+    use crate::auth::{authorize, finish};
+    use crate::model::autoscale::{Timeline, WhatIfZoneCharts};
+    use crate::model::non_empty;
+    finish(
+        async move {
+            let (services, _) = authorize("autoscale.what_if", engine::Role::Admin).await?;
+            let hours = match non_empty(&hours) {
+                None => DEFAULT_WHAT_IF_HOURS,
+                Some(h) => h
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|h| (1..=MAX_WHAT_IF_HOURS).contains(h))
+                    .ok_or_else(|| {
+                        AppError::invalid(
+                            "hours",
+                            format!("must be a whole number between 1 and {MAX_WHAT_IF_HOURS}; got \"{h}\""),
+                        )
+                    })?,
+            };
+            let params = parse_params(&params)?;
+            let name = group.trim().to_owned();
+            let (answer, server_us) = services
+                .runtime
+                .query(move |sim| {
+                    let started = std::time::Instant::now();
+                    let answer = sim.autoscale().what_if(&name, &params, hours);
+                    let us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+                    (answer, us)
+                })
+                .await?;
+            let view = answer.map_err(refused)?;
+            let zones = view
+                .zones
+                .iter()
+                .map(|z| WhatIfZoneCharts {
+                    zone: z.zone.clone(),
+                    real: Timeline::build(&z.zone, &z.real, &view.real_params),
+                    edited: Timeline::build(&z.zone, &z.edited, &view.edited_params),
+                    real_summary: z.real_summary.clone(),
+                    edited_summary: z.edited_summary.clone(),
+                })
+                .collect();
+            Ok(WhatIfResult {
+                group: view.group.clone(),
+                hours,
+                from_minute: view.from_minute,
+                to_minute: view.to_minute,
+                zones,
+                server_us,
+            })
+        }
+        .await,
+    )
+}
+
+/// Replaces a group's parameters (the `group_settings` action). Admin only; audited. An
+/// invalid value is refused with its field and nothing changes.
+#[server(endpoint = "autoscale_save")]
+pub async fn autoscale_save(group: String, params: String) -> Result<(), AppError> {
+    use crate::auth::{audited, finish};
+    let parsed = serde_json::from_str::<serde_json::Value>(&params)
+        .unwrap_or_else(|_| serde_json::Value::String(params.clone()));
+    let args = serde_json::json!({ "group": group, "params": parsed });
+    finish(
+        audited(
+            "autoscale.group_settings",
+            engine::Role::Admin,
+            args,
+            |services, user| async move {
+                let settings = parse_params(&params)?;
+                let action = engine::Action::GroupSettings {
+                    group: group.trim().to_owned(),
+                    settings,
+                };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            },
+        )
+        .await,
+    )
+}

@@ -1,0 +1,188 @@
+//! Autoscale, the groups page: every group with its mode, whether the application is
+//! deployed, each availability zone's cluster (nodes, state, breach streak) and the last
+//! decision with its reason. Also the overview card and the badges the other autoscale pages
+//! share.
+
+use engine::autoscale::views::{ClusterState, ClusterView, DecisionView, GroupView};
+use engine::scenario::autoscale::DistributionMode;
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::api::autoscale::autoscale_groups;
+use crate::components::autoscale_charts::{minute_label, state_key};
+use crate::components::live::use_refresh;
+use crate::format::sim_time;
+use crate::model::autoscale::GroupsPage;
+use crate::pages::LoadError;
+
+/// Wall-clock ms between re-reads.
+pub const REFRESH_MS: u32 = 2_000;
+
+/// A cluster state badge, with the minute it lasts until.
+#[component]
+pub fn StateBadge(state: ClusterState, until: Option<u64>) -> impl IntoView {
+    let title = until
+        .map(|m| format!("until {}", minute_label(m)))
+        .unwrap_or_default();
+    view! {
+        <span class=format!("badge as-badge as-{}", state_key(state)) data-state=state_key(state) title=title>
+            {state.label()}
+            {until.map(|m| view! { <span class="small">{format!(" → {}", minute_label(m))}</span> })}
+        </span>
+    }
+}
+
+/// `DNS` or `NLB`.
+pub fn mode_label(mode: DistributionMode) -> &'static str {
+    match mode {
+        DistributionMode::Dns => "DNS",
+        DistributionMode::Nlb => "NLB",
+    }
+}
+
+/// `scale_out` as `scale-out`.
+pub fn decision_label(kind: &str) -> String {
+    match kind {
+        "scale_out" => "scale-out".to_owned(),
+        "scale_in" => "scale-in".to_owned(),
+        "at_limit" => "at the node limit".to_owned(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// A decision in one line: when, where, what and why.
+#[component]
+pub fn Decision(decision: Option<DecisionView>) -> impl IntoView {
+    match decision {
+        None => view! { <span class="muted">"none yet"</span> }.into_any(),
+        Some(d) => view! {
+            <span class="as-decision" data-kind=d.kind.clone()>
+                <strong>{decision_label(&d.kind)}</strong>
+                {format!(" in {} at {}", d.zone, sim_time(d.at_ms))}
+                <span class="muted small as-reason">{d.reason}</span>
+            </span>
+        }
+        .into_any(),
+    }
+}
+
+fn zone_cell(z: &ClusterView) -> impl IntoView {
+    let total = z.nodes.len();
+    view! {
+        <div class="as-zone" data-zone=z.zone.clone()>
+            <span class="mono">{z.zone.clone()}</span>" "
+            <StateBadge state=z.state until=z.state_until_minute/>
+            <span class="num" data-col="nodes">{format!(" {} in service", z.nodes_in_service)}</span>
+            {(total != z.nodes_in_service as usize).then(|| view! { <span class="muted small">{format!(" ({total} exist)")}</span> })}
+            {z.streak.as_ref().map(|s| view! {
+                <div class="muted small">{format!("streak {} {}: {}/{} min", s.parameter, s.direction.replace('_', " "), s.minutes, s.needed)}</div>
+            })}
+        </div>
+    }
+}
+
+fn group_row(g: GroupView) -> impl IntoView {
+    let href = format!("/autoscale/{}", g.name);
+    let p = &g.params;
+    let limits = format!("{}–{} nodes", p.min_nodes, p.max_nodes);
+    view! {
+        <tr data-group=g.name.clone()>
+            <td><a href=href>{g.name.clone()}</a><div class="muted small mono">{g.domain.clone()}</div></td>
+            <td><span class="tag">{mode_label(g.mode)}</span></td>
+            <td data-col="deployed">{if g.deployed { "deployed" } else { "not deployed" }}</td>
+            <td data-col="limits">{limits}</td>
+            <td>{g.zones.iter().map(zone_cell).collect_view()}</td>
+            <td><Decision decision=g.last_decision.clone()/></td>
+        </tr>
+    }
+    .into_any()
+}
+
+/// The groups page.
+#[component]
+pub fn AutoscalePage() -> impl IntoView {
+    let tick = use_refresh(REFRESH_MS);
+    let groups = Resource::new(move || tick.get(), |_| autoscale_groups());
+    view! {
+        <Title text="Autoscale"/>
+        <h1>"Autoscale"</h1>
+        <p class="muted">
+            "Autoscale groups of ADC clusters, one cluster per availability zone, decided per cluster (SPEC §4). Statistics every minute: scale out when any threshold stays above its maximum for the watch time, scale in when all stay below their minimum; cooldown after a scale-out, drain (and the DNS TTL in DNS mode) after a scale-in."
+        </p>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match groups.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(GroupsPage { groups, now_ms }) => view! {
+                        <section class="card">
+                            <table id="group-table">
+                                <thead><tr><th>"Group"</th><th>"Mode"</th><th>"Application"</th><th>"Limits"</th><th>"Clusters (zone, state, nodes)"</th><th>"Last decision"</th></tr></thead>
+                                <tbody>
+                                    {groups.is_empty().then(|| view! { <tr><td colspan="6" class="empty">"No autoscale group in this scenario."</td></tr> })}
+                                    {groups.into_iter().map(group_row).collect_view()}
+                                </tbody>
+                            </table>
+                            <p class="muted small">{format!("Simulated time {}", sim_time(now_ms))}</p>
+                        </section>
+                    }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// The overview card: groups, nodes in service, zones scaling or cooling down, the latest
+/// decision.
+#[component]
+pub fn AutoscaleCard() -> impl IntoView {
+    let tick = use_refresh(REFRESH_MS);
+    let groups = Resource::new(move || tick.get(), |_| autoscale_groups());
+    view! {
+        <section class="card">
+            <h2><a href="/autoscale">"Autoscale"</a></h2>
+            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match groups.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(GroupsPage { groups, .. }) => {
+                            let zones: Vec<&ClusterView> = groups.iter().flat_map(|g| g.zones.iter()).collect();
+                            let nodes: u32 = zones.iter().map(|z| z.nodes_in_service).sum();
+                            let count = |s: ClusterState| zones.iter().filter(|z| z.state == s).count();
+                            let (scaling, cooling) = (count(ClusterState::Scaling), count(ClusterState::Cooldown));
+                            let draining = count(ClusterState::Draining) + count(ClusterState::TtlWait);
+                            let last = groups
+                                .iter()
+                                .filter_map(|g| g.last_decision.clone().map(|d| (g.name.clone(), d)))
+                                .max_by_key(|(_, d)| d.at_ms);
+                            view! {
+                                <div id="autoscale-card">
+                                    <p data-col="summary">{format!("{} groups · {} clusters · {nodes} nodes in service · {scaling} scaling · {cooling} cooling down · {draining} draining",
+                                        groups.len(), zones.len())}</p>
+                                    <ul class="rl-card">
+                                        {groups.iter().map(|g| view! {
+                                            <li data-group=g.name.clone()>
+                                                <a href=format!("/autoscale/{}", g.name)>{g.name.clone()}</a>
+                                                " " <span class="tag">{mode_label(g.mode)}</span> " "
+                                                {g.zones.iter().map(|z| view! { <StateBadge state=z.state until=None/>" " }).collect_view()}
+                                                <span class="muted small">{format!(" {} node(s) in service", g.zones.iter().map(|z| z.nodes_in_service).sum::<u32>())}</span>
+                                            </li>
+                                        }).collect_view()}
+                                    </ul>
+                                    <p class="small">"Last decision: "
+                                        {match last {
+                                            None => view! { <span class="muted">"none yet"</span> }.into_any(),
+                                            Some((name, d)) => view! {
+                                                <span data-col="last-decision">{format!("{} {} in {} at {}", name, decision_label(&d.kind), d.zone, sim_time(d.at_ms))}</span>
+                                                <span class="muted">{format!(" — {}", d.reason)}</span>
+                                            }.into_any(),
+                                        }}
+                                    </p>
+                                </div>
+                            }.into_any()
+                        }
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}

@@ -1,0 +1,481 @@
+//! One autoscale group: per availability zone the timeline (metrics and limits, breaches,
+//! decisions, cooldown / drain / TTL, nodes), the nodes with their lifecycle state and what
+//! the distributor holds; the parameters (documented or assumed); the recent decisions with
+//! their reasons; and for operators the load, application and distribution actions.
+
+use engine::autoscale::views::{ClusterView, GroupView, NodeState, RecordsView};
+use engine::scenario::autoscale::DistributionMode;
+use engine::Role;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+use crate::api::autoscale::{
+    autoscale_group, autoscale_groups, AutoscaleAct, AutoscaleActInput, WINDOWS,
+};
+use crate::components::autoscale_charts::TimelineChart;
+use crate::components::event_table::EventTable;
+use crate::components::layout::user_allows;
+use crate::components::live::use_refresh;
+use crate::format::{short_details, sim_time};
+use crate::model::autoscale::{
+    metric_name, metric_unit, switch_consequences, GroupDetail, Timeline,
+};
+use crate::model::EventRow;
+use crate::pages::autoscale::{decision_label, mode_label, Decision, StateBadge, REFRESH_MS};
+use crate::pages::{action_error, LoadError};
+
+/// The load form's fields, as typed.
+#[derive(Clone, Copy)]
+struct InjectDraft {
+    zone: RwSignal<String>,
+    level: RwSignal<String>,
+    shape: RwSignal<String>,
+    duration: RwSignal<String>,
+}
+
+/// The group page.
+#[component]
+pub fn AutoscaleGroupPage() -> impl IntoView {
+    let params = use_params_map();
+    let group = Memo::new(move |_| params.read().get("group").unwrap_or_default());
+    let query = use_query_map();
+    let minutes = Memo::new(move |_| {
+        query
+            .read()
+            .get("minutes")
+            .and_then(|m| m.parse::<u32>().ok())
+    });
+    let act = ServerAction::<AutoscaleAct>::new();
+    // Kept here so that what was typed survives the re-render after an action.
+    let draft = InjectDraft {
+        zone: RwSignal::new(String::new()),
+        level: RwSignal::new("200".to_owned()),
+        shape: RwSignal::new("spike".to_owned()),
+        duration: RwSignal::new("15".to_owned()),
+    };
+    let tick = use_refresh(REFRESH_MS);
+    let detail = Resource::new(
+        move || (group.get(), minutes.get(), tick.get(), act.version().get()),
+        |(group, minutes, _, _)| autoscale_group(group, minutes),
+    );
+    // The forms re-render only after an action, not at every refresh (typing stays put).
+    let forms = Resource::new(
+        move || (group.get(), act.version().get()),
+        |_| autoscale_groups(),
+    );
+    view! {
+        <Title text="Autoscale group"/>
+        <p><a href="/autoscale">"← Autoscale groups"</a></p>
+        <h1>"Autoscale group " <span class="mono">{move || group.get()}</span></h1>
+        <Transition fallback=|| ()>
+            {move || Suspend::new(async move {
+                let can_act = user_allows(Role::Operator).await;
+                let name = group.get_untracked();
+                let found = forms.await.ok().and_then(|p| p.groups.into_iter().find(|g| g.name == name));
+                match (can_act, found) {
+                    (true, Some(g)) => view! { <Actions group=g act draft/> }.into_any(),
+                    _ => ().into_any(),
+                }
+            })}
+        </Transition>
+        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
+        {move || act.value().get().and_then(Result::ok).map(|rows| {
+            let listed: Vec<String> = rows.iter().flat_map(consequences).collect();
+            view! {
+                <section class="card" id="act-result">
+                    <h2>{format!("Done: {} event(s)", rows.len())}</h2>
+                    {(!listed.is_empty()).then(|| view! {
+                        <ul id="act-consequences">{listed.into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}</ul>
+                    })}
+                    <EventTable rows id="act-events"/>
+                </section>
+            }
+        })}
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                let is_admin = user_allows(Role::Admin).await;
+                match detail.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(d) => view! { <Detail detail=d is_admin/> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn Detail(detail: GroupDetail, is_admin: bool) -> impl IntoView {
+    let GroupDetail {
+        group,
+        timelines,
+        decisions,
+        minutes,
+        now_ms,
+    } = detail;
+    let dns = group.mode == DistributionMode::Dns;
+    let name = group.name.clone();
+    let windows = WINDOWS
+        .into_iter()
+        .map(|(m, label)| {
+            let href = format!("/autoscale/{name}?minutes={m}");
+            view! { <a href=href class:active=m == minutes data-window=m.to_string()>{label}</a> }
+        })
+        .collect_view();
+    let header = view! {
+        <section class="card" id="group-summary">
+            <p>
+                <span class="tag" id="group-mode">{mode_label(group.mode)}</span>" "
+                <span class="mono">{group.domain.clone()}</span>" · "
+                <span id="group-deployed">{if group.deployed { "application deployed" } else { "application not deployed" }}</span>
+                {format!(" · simulated time {}", sim_time(now_ms))}
+            </p>
+            <p>"Last decision: " <Decision decision=group.last_decision.clone()/></p>
+            <nav class="tabs as-windows">{windows}</nav>
+            {is_admin.then(|| view! { <p><a href=format!("/autoscale/{name}/edit") id="edit-link">"Edit thresholds and limits (with what-if) →"</a></p> })}
+        </section>
+    }
+    .into_any();
+    let zones = group
+        .zones
+        .iter()
+        .cloned()
+        .map(|cluster| {
+            let timeline = timelines.iter().find(|t| t.zone == cluster.zone).cloned();
+            view! { <Zone cluster timeline dns/> }.into_any()
+        })
+        .collect_view();
+    view! {
+        {header}
+        {zones}
+        <Params group/>
+        <Decisions rows=decisions/>
+    }
+}
+
+#[component]
+fn Zone(cluster: ClusterView, timeline: Option<Timeline>, dns: bool) -> impl IntoView {
+    let zone = cluster.zone.clone();
+    let metrics = cluster
+        .metrics
+        .iter()
+        .map(|(m, v)| format!("{} {v:.1} {}", metric_name(*m), metric_unit(*m)))
+        .collect::<Vec<_>>()
+        .join(" · ");
+    let chart = match timeline {
+        Some(t) => {
+            view! { <TimelineChart timeline=t dns id=format!("timeline-{zone}")/> }.into_any()
+        }
+        None => view! { <p class="muted">"No timeline."</p> }.into_any(),
+    };
+    let nodes = view! { <Nodes cluster=cluster.clone()/> }.into_any();
+    let records = view! { <Records records=cluster.records.clone()/> }.into_any();
+    view! {
+        <section class="card as-zone-card" data-zone=zone.clone() id=format!("zone-{zone}")>
+            <h2>
+                <span class="mono">{zone.clone()}</span>" "
+                <StateBadge state=cluster.state until=cluster.state_until_minute/>
+                <span class="muted small" data-col="in-service">{format!(" {} node(s) in service", cluster.nodes_in_service)}</span>
+            </h2>
+            <p class="small">
+                {if metrics.is_empty() { "No statistics yet.".to_owned() } else { format!("Now: {metrics}") }}
+                {cluster.streak.as_ref().map(|s| format!(" · streak {} {}: {}/{} min", s.parameter, s.direction.replace('_', " "), s.minutes, s.needed))}
+            </p>
+            <p class="small">"Last decision here: " <Decision decision=cluster.last_decision.clone()/></p>
+            {chart}
+            <div class="as-two">{nodes}{records}</div>
+        </section>
+    }
+}
+
+fn node_state(state: NodeState) -> &'static str {
+    match state {
+        NodeState::Provisioning => "provisioning",
+        NodeState::InService => "in service",
+        NodeState::Draining => "draining",
+        NodeState::TtlWait => "TTL wait",
+    }
+}
+
+#[component]
+fn Nodes(cluster: ClusterView) -> impl IntoView {
+    let empty = cluster.nodes.is_empty();
+    view! {
+        <div>
+            <h3>"Nodes"</h3>
+            <table id=format!("nodes-{}", cluster.zone) class="as-nodes-table">
+                <thead><tr><th>"Node"</th><th>"Private IP"</th><th>"Public IP"</th><th>"State"</th><th>"Since"</th></tr></thead>
+                <tbody>
+                    {empty.then(|| view! { <tr><td colspan="5" class="empty">"No node."</td></tr> })}
+                    {cluster.nodes.into_iter().map(|n| view! {
+                        <tr data-node=n.id.clone() data-state=node_state(n.state)>
+                            <td class="mono">{n.id.clone()}</td>
+                            <td class="mono">{n.ip}</td>
+                            <td class="mono">{n.public_ip.unwrap_or_else(|| "—".into())}</td>
+                            <td>{node_state(n.state)}</td>
+                            <td class="mono">{sim_time(n.since_ms)}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+#[component]
+fn Records(records: RecordsView) -> impl IntoView {
+    let RecordsView {
+        mode,
+        ipset,
+        dns,
+        nlb,
+    } = records;
+    view! {
+        <div class="as-records" data-mode=mode_label(mode)>
+            <h3>{format!("Distributor ({})", mode_label(mode))}</h3>
+            <table class="counts">
+                <tbody>
+                    <tr><th>"IPSet on the cluster"</th><td class="mono" data-col="ipset">{ipset.unwrap_or_else(|| "none".into())}</td></tr>
+                    {dns.map(|(name, ips, ttl)| view! {
+                        <tr><th>{format!("DNS A records (TTL {ttl} s)")}</th><td class="mono" data-col="dns">{format!("{name} → {}", if ips.is_empty() { "(none)".to_owned() } else { ips.join(", ") })}</td></tr>
+                    })}
+                    {nlb.map(|(ip, targets)| view! {
+                        <tr><th>"NLB public IP → targets"</th><td class="mono" data-col="nlb">{format!("{ip} → {}", if targets.is_empty() { "(none)".to_owned() } else { targets.join(", ") })}</td></tr>
+                    })}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+#[component]
+fn Params(group: GroupView) -> impl IntoView {
+    let p = group.params;
+    let thresholds = p
+        .thresholds
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let unit = metric_unit(t.parameter);
+            view! {
+                <tr data-threshold=i.to_string()><th>{format!("Threshold: {}", metric_name(t.parameter))}</th>
+                <td class="num" data-col=format!("threshold-{}", metric_name(t.parameter))>{format!("min {} / max {} {unit}", t.min, t.max)}</td></tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="card">
+            <h2>"Parameters"</h2>
+            <div class="as-two">
+                <table class="counts" id="group-params">
+                    <tbody>
+                        <tr><th>"Minimum nodes per cluster"</th><td class="num" data-col="min_nodes">{p.min_nodes}</td></tr>
+                        <tr><th>"Maximum nodes per cluster"</th><td class="num" data-col="max_nodes">{p.max_nodes}</td></tr>
+                        <tr><th>"Watch time"</th><td class="num" data-col="watch_time_min">{format!("{} min", p.watch_time_min)}</td></tr>
+                        <tr><th>"Cooldown"</th><td class="num" data-col="cooldown_min">{format!("{} min", p.cooldown_min)}</td></tr>
+                        <tr><th>"Drain connection timeout"</th><td class="num" data-col="drain_timeout_min">{format!("{} min", p.drain_timeout_min)}</td></tr>
+                        <tr><th>"DNS TTL"</th><td class="num" data-col="ttl_s">{format!("{} s", p.ttl_s)}</td></tr>
+                        {thresholds}
+                    </tbody>
+                </table>
+                <table class="facts" id="group-settings">
+                    <tbody>
+                        {group.settings.into_iter().map(|s| view! {
+                            <tr data-setting=s.key.clone()><th>{s.label}</th><td>{format!("{} ({})", s.value, s.source)}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// The zone of an event (`all` when it has none) and why, in words: its `message` or
+/// `reason`, else a sentence built from its details.
+fn zone_and_reason(row: &EventRow) -> (String, String) {
+    let d = serde_json::from_str::<serde_json::Value>(&row.details).unwrap_or_default();
+    let text = |key: &str| d.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+    let list = |key: &str| {
+        d.get(key)
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default()
+    };
+    let num = |key: &str| d.get(key).map(ToString::to_string).unwrap_or_default();
+    let zone = text("zone").unwrap_or_else(|| "all".to_owned());
+    let why = text("message")
+        .or_else(|| text("reason"))
+        .unwrap_or_else(|| match row.kind.as_str() {
+            "evaluation.resumed" => format!(
+                "evaluation resumes after the {} ({} minute(s) skipped)",
+                text("after").unwrap_or_default().replace('_', " "),
+                num("skipped_minutes")
+            ),
+            "load.injected" => format!(
+                "{} of {} % in {}{}",
+                text("kind").unwrap_or_default(),
+                num("level"),
+                list("zones"),
+                match d.get("until_minute").and_then(serde_json::Value::as_u64) {
+                    Some(u) => format!(", minutes {} to {u}", num("from_minute")),
+                    None => format!(", lasting from minute {}", num("from_minute")),
+                }
+            ),
+            "app.deployed" | "app.removed" => format!(
+                "IPSet {} · {} ({}) · evaluation {}",
+                text("ipset").unwrap_or_default(),
+                text("domain").unwrap_or_default(),
+                text("mode").unwrap_or_default(),
+                text("evaluation").unwrap_or_default()
+            ),
+            "distribution.switched" => consequences(row).join("; "),
+            "group.settings" => format!("changed: {}", list("changed")),
+            _ => short_details(&row.details, 140),
+        });
+    (zone, why)
+}
+
+/// The `consequences` listed in an event's details (a distribution switch).
+fn consequences(row: &EventRow) -> Vec<String> {
+    serde_json::from_str::<serde_json::Value>(&row.details)
+        .ok()
+        .and_then(|v| {
+            v.get("consequences")?.as_array().map(|list| {
+                list.iter()
+                    .filter_map(|c| c.as_str().map(str::to_owned))
+                    .collect()
+            })
+        })
+        .unwrap_or_default()
+}
+
+#[component]
+fn Decisions(rows: Vec<EventRow>) -> impl IntoView {
+    let empty = rows.is_empty();
+    view! {
+        <section class="card">
+            <h2>"Decisions and actions"</h2>
+            <table id="decision-table">
+                <thead><tr><th>"Sim time"</th><th>"Zone"</th><th>"What"</th><th>"Why / details"</th><th>"Actor"</th></tr></thead>
+                <tbody>
+                    {empty.then(|| view! { <tr><td colspan="5" class="empty">"None yet."</td></tr> })}
+                    {rows.into_iter().map(|r| {
+                        let (zone, why) = zone_and_reason(&r);
+                        let what = match r.kind.as_str() {
+                            "autoscale.scale_out" | "autoscale.scale_in" | "autoscale.at_limit" => decision_label(r.kind.trim_start_matches("autoscale.")),
+                            other => other.replace(['.', '_'], " "),
+                        };
+                        view! {
+                            <tr data-kind=r.kind.clone()>
+                                <td class="mono">{sim_time(r.t_ms)}</td>
+                                <td class="mono as-nowrap">{zone}</td>
+                                <td>{what}</td>
+                                <td class="small">{why}</td>
+                                <td>{r.actor.clone().unwrap_or_default()}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft) -> impl IntoView {
+    let name = group.name.clone();
+    let InjectDraft {
+        zone,
+        level,
+        shape,
+        duration,
+    } = draft;
+    let confirming = RwSignal::new(false);
+    let send = move |input: AutoscaleActInput| {
+        act.dispatch(AutoscaleAct { input });
+    };
+    let (n1, n2, n3, n4) = (name.clone(), name.clone(), name.clone(), name);
+    let target = match group.mode {
+        DistributionMode::Dns => "nlb",
+        DistributionMode::Nlb => "dns",
+    };
+    let target_label = if target == "nlb" { "NLB" } else { "DNS" };
+    let consequences = switch_consequences(&group);
+    let deployed = group.deployed;
+    let inject = view! {
+        <div class="controls" id="inject-form">
+            <label>"Load " <input type="text" size="5" name="level" prop:value=level on:input=move |ev| level.set(event_target_value(&ev))/> " % of the capacity of the minimum nodes"</label>
+            <label>" in "
+                <select name="zone" on:change=move |ev| zone.set(event_target_value(&ev))>
+                    <option value="">"every zone"</option>
+                    {group.zones.iter().map(|z| {
+                        let value = z.zone.clone();
+                        view! { <option value=z.zone.clone() selected=move || zone.get_untracked() == value>{z.zone.clone()}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+            <label>" as "
+                <select name="shape" on:change=move |ev| shape.set(event_target_value(&ev))>
+                    <option value="spike" selected=move || shape.get_untracked() == "spike">"a spike of"</option>
+                    <option value="step" selected=move || shape.get_untracked() == "step">"a lasting step"</option>
+                </select>
+            </label>
+            {move || (shape.get() == "spike").then(|| view! {
+                <label><input type="text" size="4" name="duration_min" prop:value=duration on:input=move |ev| duration.set(event_target_value(&ev))/>" min"</label>
+            })}
+            <button id="inject" on:click=move |_| send(AutoscaleActInput {
+                op: "load_inject".into(),
+                group: n1.clone(),
+                zone: zone.get_untracked(),
+                level: level.get_untracked(),
+                duration_min: if shape.get_untracked() == "step" { String::new() } else { duration.get_untracked() },
+                ..AutoscaleActInput::default()
+            })>"Inject load"</button>
+        </div>
+    }
+    .into_any();
+    let app = view! {
+        <div class="controls" id="app-form">
+            <span>{if deployed { "The application is deployed." } else { "The application is not deployed." }}</span>
+            <button id="app-deploy" disabled=deployed on:click=move |_| send(AutoscaleActInput { op: "app_deploy".into(), group: n2.clone(), ..AutoscaleActInput::default() })>"Deploy application"</button>
+            <button id="app-remove" class="danger" disabled=!deployed on:click=move |_| send(AutoscaleActInput { op: "app_remove".into(), group: n3.clone(), ..AutoscaleActInput::default() })>"Remove application"</button>
+        </div>
+    }
+    .into_any();
+    let switch = view! {
+        <div class="controls" id="switch-form">
+            <button id="switch-mode" on:click=move |_| confirming.set(true)>{format!("Switch to {target_label}…")}</button>
+        </div>
+        <Show when=move || confirming.get()>
+            <div class="as-confirm" id="switch-confirm">
+                <p><strong>{format!("Switch the traffic distribution to {target_label}? This will:")}</strong></p>
+                <ul>{consequences.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
+                <div class="controls">
+                    <button class="danger" id="switch-confirm-yes" on:click={
+                        let n = n4.clone();
+                        move |_| {
+                            confirming.set(false);
+                            send(AutoscaleActInput { op: "distribution_switch".into(), group: n.clone(), mode: target.into(), ..AutoscaleActInput::default() });
+                        }
+                    }>{format!("Switch to {target_label}")}</button>
+                    <button on:click=move |_| confirming.set(false)>"Cancel"</button>
+                </div>
+            </div>
+        </Show>
+    }
+    .into_any();
+    view! {
+        <section class="card" id="autoscale-actions">
+            <h2>"Operator actions"</h2>
+            {inject}
+            {app}
+            {switch}
+            <p class="muted small">"Injected load replaces the workload's demand while it lasts; decisions follow at the next statistics collections (every simulated minute)."</p>
+        </section>
+    }
+}

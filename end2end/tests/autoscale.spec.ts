@@ -1,0 +1,130 @@
+import { expect, test, type Page } from "@playwright/test";
+import { hydrated, signIn } from "./helpers";
+
+/** The scale-outs drawn on a zone's timeline of the group page. */
+async function scaleOuts(page: Page, zone: string): Promise<number> {
+  return Number(await page.locator(`#timeline-${zone}`).getAttribute("data-scale-outs"));
+}
+
+test("an admin edits the maximum nodes: an invalid value changes nothing, the what-if shows the edited timeline, Apply changes the group and is audited", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, "admin");
+  await page.goto("/autoscale/asg_arn/edit");
+  await hydrated(page);
+  const editor = page.locator("#autoscale-editor");
+  await expect(editor).toBeVisible();
+  await expect(page.locator("#in-force [data-col=nodes]")).toHaveText("1–4 nodes");
+  const memory = page.locator("#threshold-editor tr[data-threshold=memory]");
+
+  // Maximum under the minimum: refused next to the field, nothing stored.
+  await memory.locator("input[name=max]").fill("30");
+  await page.locator("#apply").click();
+  await expect(page.locator('[data-error-for="thresholds[0].max"]')).toHaveText(
+    "thresholds[0].max: must be greater than min (40); got 30",
+  );
+  await expect(page.locator("#save-ok")).toHaveCount(0);
+  await page.reload();
+  await hydrated(page);
+  await expect(page.locator("#in-force [data-col=nodes]")).toHaveText("1–4 nodes");
+  await expect(memory.locator("input[name=max]")).toHaveValue("85");
+
+  // A new maximum: the what-if replays the last hour beside what happened.
+  await editor.locator("input[name=max_nodes]").fill("6");
+  await editor.locator("input[name=hours]").fill("1");
+  await page.locator("#what-if").click();
+  await expect(page.locator("#what-if-result")).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator("#what-if-real-eu-west-1a")).toHaveAttribute("data-max-nodes", "4");
+  await expect(page.locator("#what-if-edited-eu-west-1a")).toHaveAttribute("data-max-nodes", "6");
+  await expect(page.locator("#what-if-counts tr[data-zone=eu-west-1a]")).toBeVisible();
+  await expect(page.locator("#what-if-time")).toContainText("ms server-side");
+  await expect(page.locator("#in-force [data-col=nodes]")).toHaveText("1–4 nodes");
+
+  // Out of range hours are refused by the server, naming the field.
+  await editor.locator("input[name=hours]").fill("500");
+  await page.locator("#what-if").click();
+  await expect(page.locator('[data-error-for="hours"]')).toContainText("between 1 and 168");
+
+  await page.locator("#apply").click();
+  await expect(page.locator("#save-ok")).toBeVisible();
+  await expect(page.locator("#in-force [data-col=nodes]")).toHaveText("1–6 nodes");
+
+  await page.goto("/autoscale/asg_arn");
+  await hydrated(page);
+  await expect(page.locator("#group-params [data-col=max_nodes]")).toHaveText("6");
+  await expect(page.locator("#timeline-eu-west-1a")).toHaveAttribute("data-max-nodes", "6");
+
+  await page.goto("/audit");
+  const row = page.locator("#audit-table tbody tr", { hasText: "autoscale.group_settings" }).first();
+  await expect(row).toContainText("admin");
+  await expect(row).toContainText('"max_nodes":"6"');
+});
+
+test("an operator injects a spike in one zone and sees the scale-out on its timeline, then switches the distribution after reading the consequences", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, "operator");
+  await page.goto("/autoscale/asg_web");
+  await hydrated(page);
+  await expect(page.locator("#timeline-eu-west-1b")).toBeVisible();
+  const before = await scaleOuts(page, "eu-west-1b");
+
+  const form = page.locator("#inject-form");
+  await form.locator("select[name=zone]").selectOption("eu-west-1b");
+  await form.locator("input[name=level]").fill("400");
+  await form.locator("select[name=shape]").selectOption("spike");
+  await form.locator("input[name=duration_min]").fill("30");
+  await page.locator("#inject").click();
+  await expect(page.locator("#action-error")).toHaveCount(0);
+  await expect(page.locator("#act-result")).toBeVisible();
+
+  // One statistics collection per simulated minute (a second at 60x): watch time 2 min.
+  await expect.poll(() => scaleOuts(page, "eu-west-1b"), { timeout: 30_000 }).toBeGreaterThan(before);
+  await expect(page.locator("#timeline-eu-west-1b [data-marker=scale_out]").first()).toBeAttached();
+  await expect(page.locator("#timeline-eu-west-1b [data-breach=above]").first()).toBeAttached();
+  await expect(page.locator("#decision-table")).toContainText("scale-out");
+  await expect(page.locator("#nodes-eu-west-1b tbody tr").nth(2)).toBeAttached();
+
+  // NLB → DNS: the confirmation lists what changes; cancelling changes nothing.
+  await expect(page.locator("#group-mode")).toHaveText("NLB");
+  await page.locator("#switch-mode").click();
+  await expect(page.locator("#switch-confirm")).toContainText("public IP");
+  await page.locator("#switch-confirm").getByRole("button", { name: "Cancel" }).click();
+  await expect(page.locator("#switch-confirm")).toHaveCount(0);
+  await page.locator("#switch-mode").click();
+  await page.locator("#switch-confirm-yes").click();
+  await expect(page.locator("#act-events")).toBeVisible();
+  await expect(page.locator("#group-mode")).toHaveText("DNS");
+  await expect(page.locator("#zone-eu-west-1a [data-col=dns]")).toContainText("asg_web");
+});
+
+test("a viewer sees the autoscale pages and the overview card but no action forms, and forged calls get 403", async ({ page }) => {
+  await signIn(page, "viewer");
+  await expect(page.locator("#autoscale-card")).toContainText("nodes in service");
+  await page.goto("/autoscale");
+  await hydrated(page);
+  await expect(page.locator("#group-table [data-group=asg_arn]")).toBeVisible();
+  await page.locator("#group-table [data-group=asg_arn] a").first().click();
+  await expect(page).toHaveURL(/\/autoscale\/asg_arn$/);
+  await expect(page.locator("#timeline-eu-west-1a")).toBeVisible();
+  await expect(page.locator("#group-settings")).toContainText("(documented)");
+  await expect(page.locator("#zone-eu-west-1a .as-records")).toHaveCount(1);
+  await expect(page.locator("#autoscale-actions")).toHaveCount(0);
+  await expect(page.locator("#edit-link")).toHaveCount(0);
+  await page.goto("/autoscale/asg_arn/edit");
+  await hydrated(page);
+  await expect(page.locator("#editor-denied")).toBeVisible();
+  await expect(page.locator("#autoscale-editor")).toHaveCount(0);
+
+  const inject = await page.request.post("/api/autoscale_act", {
+    form: { "input[op]": "load_inject", "input[group]": "asg_arn", "input[level]": "500" },
+  });
+  expect(inject.status()).toBe(403);
+  expect(await inject.text()).toContain("operator");
+  const save = await page.request.post("/api/autoscale_save", {
+    form: { group: "asg_arn", params: "{}" },
+  });
+  expect(save.status()).toBe(403);
+  const whatIf = await page.request.post("/api/autoscale_what_if", {
+    form: { group: "asg_arn", params: "{}", hours: "1" },
+  });
+  expect(whatIf.status()).toBe(403);
+});
