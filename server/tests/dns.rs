@@ -162,23 +162,32 @@ async fn round_robin_turns_and_answers_are_logged() {
         .await
         .expect("query");
     assert_eq!(answered, 20);
-    // The coalesced `adns.answered` event is due when its simulated second ends: step there.
-    live.runtime.step("test").await.expect("step");
-    let mut logged = 0;
-    for _ in 0..50 {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        logged = live
-            .runtime
-            .status()
-            .per_engine
-            .get("gslb")
-            .copied()
-            .unwrap_or(0);
-        if logged > 0 {
+    // The coalesced `adns.answered` events are due when their simulated second ends: step
+    // until that has happened and count what was logged.
+    let mut live_events = live.runtime.subscribe();
+    let mut logged = 0u64;
+    for _ in 0..20 {
+        let status = live.runtime.step("test").await.expect("step");
+        loop {
+            match live_events.try_recv() {
+                Ok(e) if e.kind == "adns.answered" => {
+                    logged += e.details["count"].as_u64().unwrap_or(0);
+                }
+                Ok(_) => {}
+                Err(tokio::sync::broadcast::error::TryRecvError::Lagged(n)) => {
+                    panic!("the test fell {n} events behind the live feed")
+                }
+                Err(_) => break,
+            }
+        }
+        if status.t_ms >= 1000 && logged > 0 {
             break;
         }
     }
-    assert!(logged > 0, "answers are logged as gslb events");
+    assert_eq!(
+        logged, 20,
+        "every answer is logged as an adns.answered event"
+    );
 }
 
 #[tokio::test]
