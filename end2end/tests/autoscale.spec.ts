@@ -83,6 +83,14 @@ test("an operator injects a spike in one zone and sees the scale-out on its time
   await expect(page.locator("#decision-table")).toContainText("scale-out");
   await expect(page.locator("#nodes-eu-west-1b tbody tr").nth(2)).toBeAttached();
 
+  // The spike shows on the zone until the operator hands the zone back to its workload model.
+  await expect(page.locator("#zone-eu-west-1b [data-col=injected]")).toContainText("spike of 400 %");
+  await page.locator("#injections li[data-zone=eu-west-1b] button.release").click();
+  await expect(page.locator("#zone-eu-west-1b [data-col=injected]")).toHaveCount(0);
+  await expect(page.locator("#decision-table tr[data-kind='load.released']").first()).toContainText(
+    "spike of 400 % in eu-west-1b ended",
+  );
+
   // NLB → DNS: the confirmation lists what changes; cancelling changes nothing.
   await expect(page.locator("#group-mode")).toHaveText("NLB");
   await page.locator("#switch-mode").click();

@@ -299,6 +299,15 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         duration_min: Option<u32>,
     },
+    /// Autoscale: hands a group's clusters back to their workload model: any injected spike
+    /// or step ends from the next minute.
+    LoadRelease {
+        /// Group name.
+        group: String,
+        /// One availability zone; all of the group's zones when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone: Option<String>,
+    },
     /// Autoscale: deploys the group's application (IPSet per cluster, domain and IPs
     /// registered with DNS or the NLB).
     AppDeploy {
@@ -413,6 +422,7 @@ impl Action {
             Action::BackupParents { .. } => "backup_parents",
             Action::TopologyImport { .. } => "topology_import",
             Action::LoadInject { .. } => "load_inject",
+            Action::LoadRelease { .. } => "load_release",
             Action::AppDeploy { .. } => "app_deploy",
             Action::AppRemove { .. } => "app_remove",
             Action::DistributionSwitch { .. } => "distribution_switch",
@@ -456,6 +466,7 @@ impl Action {
             | Action::BackupParents { .. }
             | Action::TopologyImport { .. } => EngineId::Gslb,
             Action::LoadInject { .. }
+            | Action::LoadRelease { .. }
             | Action::AppDeploy { .. }
             | Action::AppRemove { .. }
             | Action::DistributionSwitch { .. }

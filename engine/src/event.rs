@@ -142,6 +142,14 @@ impl Event {
     }
 }
 
+/// Attributes `events` (those an operator action caused) to `actor`, keeping any actor an
+/// event already names.
+pub(crate) fn attribute(events: &mut [Event], actor: Option<&str>) {
+    for e in events.iter_mut().filter(|e| e.actor.is_none()) {
+        e.actor = actor.map(str::to_owned);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

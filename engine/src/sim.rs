@@ -232,7 +232,8 @@ impl Simulation {
         }
     }
 
-    /// Offers the action to each engine in order; events are attributed to `actor`.
+    /// Offers the action to each engine in order; the engine that takes it attributes the
+    /// events the action caused to `actor` (not the start-up events it may emit first).
     fn dispatch(
         &mut self,
         now: SimTime,
@@ -240,14 +241,8 @@ impl Simulation {
         actor: Option<&str>,
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        let first = out.len();
         for engine in self.engines_mut() {
             if engine.apply(now, action, actor, out)? {
-                for e in &mut out[first..] {
-                    if e.actor.is_none() {
-                        e.actor = actor.map(str::to_owned);
-                    }
-                }
                 return Ok(());
             }
         }

@@ -29,6 +29,7 @@ pub trait Engine {
     fn advance(&mut self, now: SimTime, out: &mut Vec<Event>);
 
     /// Applies an operator action at `now`; `Ok(false)` if the action is not for this engine.
+    /// The events the action causes carry `actor`; start-up events emitted first do not.
     fn apply(
         &mut self,
         now: SimTime,

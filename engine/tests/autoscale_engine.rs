@@ -492,6 +492,103 @@ fn load_injection_spike_and_step() -> Result<(), ScenarioError> {
 }
 
 #[test]
+fn releasing_injected_load_hands_the_demand_back_to_the_workload() -> Result<(), ScenarioError> {
+    let s = scenario(&flat("nlb", 50.0))?;
+    let mut sim = Simulation::new(&s, 3);
+    sim.advance_to(SimTime::from_mins(10));
+    let release = |zone: Option<&str>| Action::LoadRelease {
+        group: "g".into(),
+        zone: zone.map(str::to_owned),
+    };
+    assert!(
+        matches!(
+            sim.apply_now(release(None), None),
+            Err(ActionError::NoChange(_))
+        ),
+        "nothing injected yet"
+    );
+    let step = Action::LoadInject {
+        group: "g".into(),
+        zone: None,
+        level: 10.0,
+        duration_min: None,
+    };
+    sim.apply_now(step, None).unwrap_or_default();
+    let injected = |sim: &Simulation| -> Vec<Option<String>> {
+        sim.autoscale()
+            .group("g")
+            .map(|g| g.zones)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|z| {
+                z.injected
+                    .map(|i| format!("{} {} {}", i.kind, i.level, i.from_minute))
+            })
+            .collect()
+    };
+    let step_both = vec![Some("step 10 11".to_owned()), Some("step 10 11".to_owned())];
+    assert_eq!(injected(&sim), step_both);
+    sim.advance_to(SimTime::from_mins(20));
+
+    let ev = sim
+        .apply_now(release(Some("a")), Some("erin".into()))
+        .unwrap_or_default();
+    assert_eq!(kinds(&ev), vec!["load.released"]);
+    assert_eq!(ev[0].actor.as_deref(), Some("erin"));
+    assert_eq!(ev[0].details["from_minute"], 21);
+    assert_eq!(
+        ev[0].details["released"],
+        serde_json::json!([{"kind": "step", "level": 10.0, "zone": "a"}])
+    );
+    assert_eq!(injected(&sim), vec![None, Some("step 10 11".to_owned())]);
+    assert!(
+        matches!(
+            sim.apply_now(release(Some("a")), None),
+            Err(ActionError::NoChange(_))
+        ),
+        "zone a already follows its workload"
+    );
+    assert!(matches!(
+        sim.apply_now(release(Some("mars")), None),
+        Err(ActionError::Unknown { field: "zone", .. })
+    ));
+    sim.advance_to(SimTime::from_mins(30));
+    let last = |sim: &Simulation, zone: &str| {
+        sim.autoscale()
+            .timeline("g", zone, 1)
+            .and_then(|t| t.first().map(|m| m.demand))
+    };
+    assert_eq!(
+        last(&sim, "a"),
+        Some(50.0),
+        "zone a follows the workload again"
+    );
+    assert_eq!(last(&sim, "b"), Some(10.0), "zone b keeps its step");
+
+    // A spike over the step shows while it lasts; the step shows again after it.
+    let spike = Action::LoadInject {
+        group: "g".into(),
+        zone: Some("b".into()),
+        level: 70.0,
+        duration_min: Some(2),
+    };
+    sim.apply_now(spike, None).unwrap_or_default();
+    assert_eq!(injected(&sim)[1].as_deref(), Some("spike 70 31"));
+    sim.advance_to(SimTime::from_mins(33));
+    assert_eq!(injected(&sim)[1].as_deref(), Some("step 10 11"));
+    let ev = sim.apply_now(release(None), None).unwrap_or_default();
+    assert_eq!(
+        ev[0].details["released"],
+        serde_json::json!([{"kind": "step", "level": 10.0, "zone": "b"}]),
+        "only zones with an injection are named"
+    );
+    sim.advance_to(SimTime::from_mins(40));
+    assert_eq!(last(&sim, "b"), Some(50.0));
+    assert_eq!(injected(&sim), vec![None, None]);
+    Ok(())
+}
+
+#[test]
 fn settings_apply_from_the_next_minute_and_restore_the_bounds() -> Result<(), ScenarioError> {
     let s = scenario(&flat("nlb", 50.0))?;
     let mut sim = Simulation::new(&s, 3);

@@ -127,7 +127,7 @@ fn cases() -> Vec<Case> {
             with_base("\n[[actions]]\nat = \"1m\"\nkind = \"reboot\"\n"),
             (10, 8),
             "actions[0].kind",
-            "unknown variant `reboot`, expected one of `note`, `heartbeat_pause`, `heartbeat_resume`, `heartbeat_interval`, `force_outage`, `clear_outage`, `cloud_link`, `connector_restart`, `connector_fail`, `connector_recover`, `test_launch`, `config_change`, `vda_logoff`, `vda_maintenance`, `logon_storm`, `app_launch`, `server_reboot`, `kill_collector`, `counter_spike`, `disconnect_sessions`, `logoff_sessions`, `evaluator_save`, `evaluator_delete`, `evaluator_assign`, `evaluator_unassign`, `farm_settings`, `site_down`, `site_up`, `mep_cut`, `mep_restore`, `backup_parents`, `topology_import`, `load_inject`, `app_deploy`, `app_remove`, `distribution_switch`, `group_settings`",
+            "unknown variant `reboot`, expected one of `note`, `heartbeat_pause`, `heartbeat_resume`, `heartbeat_interval`, `force_outage`, `clear_outage`, `cloud_link`, `connector_restart`, `connector_fail`, `connector_recover`, `test_launch`, `config_change`, `vda_logoff`, `vda_maintenance`, `logon_storm`, `app_launch`, `server_reboot`, `kill_collector`, `counter_spike`, `disconnect_sessions`, `logoff_sessions`, `evaluator_save`, `evaluator_delete`, `evaluator_assign`, `evaluator_unassign`, `farm_settings`, `site_down`, `site_up`, `mep_cut`, `mep_restore`, `backup_parents`, `topology_import`, `load_inject`, `load_release`, `app_deploy`, `app_remove`, `distribution_switch`, `group_settings`",
         ),
         case(
             "unknown zone",

@@ -342,6 +342,33 @@ async fn an_operator_injects_load_and_a_viewer_is_refused() {
         detail["timelines"][0]["scale_outs"].as_u64() >= Some(1),
         "{detail}"
     );
+    assert_eq!(detail["group"]["zones"][0]["injected"]["kind"], "spike");
+    assert!(detail["group"]["zones"][1]["injected"].is_null());
+
+    // Handing the zone back to its workload model; a second time there is nothing to hand back.
+    let release = "input[op]=load_release&input[group]=asg_web&input[zone]=eu-west-1a";
+    let response = app
+        .post_form("/api/autoscale_act", release, Some(&operator))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let events: serde_json::Value = serde_json::from_str(&body_text(response).await).expect("json");
+    assert_eq!(events[0]["kind"], "load.released", "{events}");
+    let response = app
+        .post_form("/api/autoscale_act", release, Some(&operator))
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_text(response).await.contains("no injected load"));
+    let injected = app
+        .services
+        .runtime
+        .query(|sim| {
+            sim.autoscale()
+                .group("asg_web")
+                .map(|g| g.zones[0].injected.clone())
+        })
+        .await
+        .expect("query");
+    assert_eq!(injected, Some(None));
 
     let rows = audit(&app).await;
     assert!(rows.iter().any(|(a, actor, o)| a == "autoscale.load_inject"

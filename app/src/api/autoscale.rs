@@ -127,13 +127,14 @@ mod history {
 
     /// The kinds listed: decisions, skipped evaluations and what operators did (not the
     /// hourly samples nor the record and IPSet details).
-    const KINDS: [&str; 10] = [
+    const KINDS: [&str; 11] = [
         "autoscale.scale_out",
         "autoscale.scale_in",
         "autoscale.at_limit",
         "evaluation.skipped",
         "evaluation.resumed",
         "load.injected",
+        "load.released",
         "app.deployed",
         "app.removed",
         "distribution.switched",
@@ -158,12 +159,12 @@ mod history {
 /// The fields of an operator action, as typed (checked on the server).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AutoscaleActInput {
-    /// `load_inject`, `app_deploy`, `app_remove` or `distribution_switch`.
+    /// `load_inject`, `load_release`, `app_deploy`, `app_remove` or `distribution_switch`.
     pub op: String,
     /// Group name.
     #[serde(default)]
     pub group: String,
-    /// Load: one availability zone; all of them when empty.
+    /// Load (inject or release): one availability zone; all of them when empty.
     #[serde(default)]
     pub zone: String,
     /// Load: demand in percent of the capacity of `min_nodes` nodes.
@@ -262,6 +263,13 @@ mod act {
                     duration_min,
                 }
             }
+            "load_release" => {
+                let zone = i.zone.trim();
+                Action::LoadRelease {
+                    group,
+                    zone: (!zone.is_empty()).then(|| zone.to_owned()),
+                }
+            }
             "app_deploy" => Action::AppDeploy { group },
             "app_remove" => Action::AppRemove { group },
             "distribution_switch" => Action::DistributionSwitch {
@@ -280,7 +288,7 @@ mod act {
             other => {
                 return Err(AppError::invalid(
                     "op",
-                    format!("must be load_inject, app_deploy, app_remove or distribution_switch; got \"{other}\""),
+                    format!("must be load_inject, load_release, app_deploy, app_remove or distribution_switch; got \"{other}\""),
                 ))
             }
         })

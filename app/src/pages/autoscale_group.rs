@@ -3,7 +3,7 @@
 //! the distributor holds; the parameters (documented or assumed); the recent decisions with
 //! their reasons; and for operators the load, application and distribution actions.
 
-use engine::autoscale::views::{ClusterView, GroupView, NodeState, RecordsView};
+use engine::autoscale::views::{ClusterView, GroupView, InjectionView, NodeState, RecordsView};
 use engine::scenario::autoscale::DistributionMode;
 use engine::Role;
 use leptos::prelude::*;
@@ -181,6 +181,9 @@ fn Zone(cluster: ClusterView, timeline: Option<Timeline>, dns: bool) -> impl Int
                 {if metrics.is_empty() { "No statistics yet.".to_owned() } else { format!("Now: {metrics}") }}
                 {cluster.streak.as_ref().map(|s| format!(" · streak {} {}: {}/{} min", s.parameter, s.direction.replace('_', " "), s.minutes, s.needed))}
             </p>
+            {cluster.injected.as_ref().map(|i| view! {
+                <p class="small as-injected" data-col="injected">{format!("Injected load: {}.", injection_text(i))}</p>
+            })}
             <p class="small">"Last decision here: " <Decision decision=cluster.last_decision.clone()/></p>
             {chart}
             <div class="as-two">{nodes}{records}</div>
@@ -326,6 +329,30 @@ fn zone_and_reason(row: &EventRow) -> (String, String) {
                     None => format!(", lasting from minute {}", num("from_minute")),
                 }
             ),
+            "load.released" => {
+                let released = d
+                    .get("released")
+                    .and_then(|v| v.as_array())
+                    .map(|a| {
+                        a.iter()
+                            .map(|r| {
+                                let s = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("");
+                                let level = r
+                                    .get("level")
+                                    .and_then(serde_json::Value::as_f64)
+                                    .map(|v| v.to_string())
+                                    .unwrap_or_default();
+                                format!("{} of {level} % in {}", s("kind"), s("zone"))
+                            })
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    })
+                    .unwrap_or_default();
+                format!(
+                    "{released} ended; the workload model drives the demand from minute {}",
+                    num("from_minute")
+                )
+            }
             "app.deployed" | "app.removed" => format!(
                 "IPSet {} · {} ({}) · evaluation {}",
                 text("ipset").unwrap_or_default(),
@@ -338,6 +365,20 @@ fn zone_and_reason(row: &EventRow) -> (String, String) {
             _ => short_details(&row.details, 140),
         });
     (zone, why)
+}
+
+/// An injected load in words.
+fn injection_text(i: &InjectionView) -> String {
+    match i.until_minute {
+        Some(u) => format!(
+            "spike of {} % from minute {} to {u}, replacing the workload model",
+            i.level, i.from_minute
+        ),
+        None => format!(
+            "lasting step of {} % since minute {}, replacing the workload model until released",
+            i.level, i.from_minute
+        ),
+    }
 }
 
 /// The `consequences` listed in an event's details (a distribution switch).
@@ -399,7 +440,12 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
     let send = move |input: AutoscaleActInput| {
         act.dispatch(AutoscaleAct { input });
     };
-    let (n1, n2, n3, n4) = (name.clone(), name.clone(), name.clone(), name);
+    let (n1, n2, n3, n4, n5) = (name.clone(), name.clone(), name.clone(), name.clone(), name);
+    let injected: Vec<(String, InjectionView)> = group
+        .zones
+        .iter()
+        .filter_map(|z| z.injected.clone().map(|i| (z.zone.clone(), i)))
+        .collect();
     let target = match group.mode {
         DistributionMode::Dns => "nlb",
         DistributionMode::Nlb => "dns",
@@ -437,6 +483,24 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
                 ..AutoscaleActInput::default()
             })>"Inject load"</button>
         </div>
+        <ul class="as-injections" id="injections">
+            {injected.into_iter().map(|(z, i)| {
+                let n = n5.clone();
+                let zone_name = z.clone();
+                view! {
+                    <li data-zone=z.clone()>
+                        {format!("{z}: {}", injection_text(&i))}
+                        " "
+                        <button class="release" on:click=move |_| send(AutoscaleActInput {
+                            op: "load_release".into(),
+                            group: n.clone(),
+                            zone: zone_name.clone(),
+                            ..AutoscaleActInput::default()
+                        })>"Hand back to the workload model"</button>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
     }
     .into_any();
     let app = view! {

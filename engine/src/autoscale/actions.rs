@@ -61,6 +61,26 @@ impl AutoscaleEngine {
                 Ok(())
             }
             Action::LoadInject { group, .. } => self.group_of(group).map(|_| ()),
+            Action::LoadRelease { group, zone } => {
+                let g = &self.groups[self.group_of(group)?];
+                let next = self.minute + 1;
+                let injected = g
+                    .clusters
+                    .iter()
+                    .filter(|c| zone.as_ref().is_none_or(|z| *z == c.zone))
+                    .any(|c| c.injection(next).is_some());
+                if !injected {
+                    let whom = zone.as_ref().map_or_else(
+                        || format!("group \"{group}\""),
+                        |z| format!("zone {z} of group \"{group}\""),
+                    );
+                    return Err(ActionError::NoChange(format!(
+                        "no injected load to release on {whom}: its demand already follows the \
+                         workload model"
+                    )));
+                }
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -80,6 +100,7 @@ impl AutoscaleEngine {
                 duration_min,
                 ..
             } => load_inject(g, zone.as_deref(), *level, *duration_min, from, now, out),
+            Action::LoadRelease { zone, .. } => load_release(g, zone.as_deref(), from, now, out),
             Action::AppDeploy { .. } => deploy(g, true, from, now, out),
             Action::AppRemove { .. } => deploy(g, false, from, now, out),
             Action::DistributionSwitch { mode, .. } => switch(g, *mode, ips, from, now, out),
@@ -93,6 +114,7 @@ impl AutoscaleEngine {
 fn action_group(action: &Action) -> Option<&str> {
     match action {
         Action::LoadInject { group, .. }
+        | Action::LoadRelease { group, .. }
         | Action::AppDeploy { group }
         | Action::AppRemove { group }
         | Action::DistributionSwitch { group, .. }
@@ -136,6 +158,28 @@ fn load_inject(
         "zones": zones,
     });
     out.push(ev(now, &g.name, "load.injected", details));
+}
+
+/// Ends any spike or step on one zone or all, from minute `from`: the demand follows the
+/// workload model again. Only zones that had an injection in force or to come are named.
+fn load_release(g: &mut Group, zone: Option<&str>, from: u64, now: u64, out: &mut Vec<Event>) {
+    let mut zones = Vec::new();
+    for c in g
+        .clusters
+        .iter_mut()
+        .filter(|c| zone.is_none_or(|z| z == c.zone))
+    {
+        if let Some(was) = c.injection(from) {
+            c.spike = None;
+            c.step = None;
+            zones.push(json!({"kind": was.kind, "level": was.level, "zone": c.zone}));
+        }
+    }
+    let details = json!({
+        "from_minute": from,
+        "released": zones,
+    });
+    out.push(ev(now, &g.name, "load.released", details));
 }
 
 /// The records of a cluster as details.

@@ -11,7 +11,7 @@ use super::model::{ip_text, profile_demand, Cluster, Group, PublicIps};
 use super::views::NodeState;
 use crate::action::{Action, ActionError};
 use crate::clock::SimTime;
-use crate::event::{EngineId, Event};
+use crate::event::{attribute, EngineId, Event};
 use crate::rng::Rng;
 use crate::scenario::autoscale::AutoscaleConfig;
 use crate::step::Engine;
@@ -243,11 +243,7 @@ impl Engine for AutoscaleEngine {
         }
         let first = out.len();
         self.apply_checked(now.as_millis(), action, out);
-        for e in &mut out[first..] {
-            if e.actor.is_none() {
-                e.actor = actor.map(str::to_owned);
-            }
-        }
+        attribute(&mut out[first..], actor);
         Ok(true)
     }
 }

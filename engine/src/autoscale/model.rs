@@ -5,7 +5,7 @@ use core::net::Ipv4Addr;
 
 use super::decide::{Core, Direction, Limits, MetricModel, Skip};
 use super::history::History;
-use super::views::{DecisionView, NodeState};
+use super::views::{DecisionView, InjectionView, NodeState};
 use crate::rng::Rng;
 use crate::scenario::autoscale::{DistributionMode, GroupConfig, GroupParams, Workload};
 
@@ -128,6 +128,26 @@ impl Cluster {
             (base + noise * (2.0 * self.rng.unit_f64() - 1.0)).max(0.0)
         } else {
             base
+        }
+    }
+
+    /// The injected load in force at minute `m` or to come after it: a spike that has not
+    /// ended, else a lasting step. What [`Cluster::demand`] would use instead of the model.
+    pub(crate) fn injection(&self, m: u64) -> Option<InjectionView> {
+        match (self.spike, self.step) {
+            (Some((level, from, to)), _) if to >= m => Some(InjectionView {
+                kind: "spike".into(),
+                level,
+                from_minute: from,
+                until_minute: Some(to),
+            }),
+            (_, Some((level, from))) => Some(InjectionView {
+                kind: "step".into(),
+                level,
+                from_minute: from,
+                until_minute: None,
+            }),
+            _ => None,
         }
     }
 

@@ -187,7 +187,8 @@ fn streak(g: &Group, c: &Cluster) -> Option<StreakView> {
     })
 }
 
-fn cluster_view(g: &Group, c: &Cluster) -> ClusterView {
+/// A cluster now; `next` is the next minute to be evaluated.
+fn cluster_view(g: &Group, c: &Cluster, next: u64) -> ClusterView {
     let thresholds = g.limits.thresholds();
     let values = c.history.last().map_or([0.0; 3], |r| {
         g.model
@@ -221,11 +222,16 @@ fn cluster_view(g: &Group, c: &Cluster) -> ClusterView {
         streak: streak(g, c),
         last_decision: c.last_decision.clone(),
         records: records(g, c),
+        injected: c.injection(next),
     }
 }
 
-fn group_view(g: &Group) -> GroupView {
-    let zones: Vec<ClusterView> = g.clusters.iter().map(|c| cluster_view(g, c)).collect();
+fn group_view(g: &Group, next: u64) -> GroupView {
+    let zones: Vec<ClusterView> = g
+        .clusters
+        .iter()
+        .map(|c| cluster_view(g, c, next))
+        .collect();
     let mut last = None;
     for z in &zones {
         if let Some(d) = &z.last_decision {
@@ -252,12 +258,17 @@ fn group_view(g: &Group) -> GroupView {
 impl AutoscaleEngine {
     /// Every group now, configuration order.
     pub fn groups(&self) -> Vec<GroupView> {
-        self.groups.iter().map(group_view).collect()
+        let next = self.minute + 1;
+        self.groups.iter().map(|g| group_view(g, next)).collect()
     }
 
     /// One group now.
     pub fn group(&self, name: &str) -> Option<GroupView> {
-        self.groups.iter().find(|g| g.name == name).map(group_view)
+        let next = self.minute + 1;
+        self.groups
+            .iter()
+            .find(|g| g.name == name)
+            .map(|g| group_view(g, next))
     }
 
     /// The last `minutes` minutes of a zone's timeline (as recorded, at most 7 days), oldest

@@ -93,6 +93,22 @@ pub struct ClusterView {
     pub last_decision: Option<DecisionView>,
     /// What the distributor holds now.
     pub records: RecordsView,
+    /// Load injected by an operator that is in force or still to come, replacing the
+    /// workload model's demand.
+    pub injected: Option<InjectionView>,
+}
+
+/// Load injected on a cluster by a `load_inject` action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InjectionView {
+    /// `spike` (for a number of minutes) or `step` (lasting until released).
+    pub kind: String,
+    /// Demand in percent of the capacity of `min_nodes` nodes.
+    pub level: f64,
+    /// First minute it applies to.
+    pub from_minute: u64,
+    /// Last minute of a spike; `None` for a lasting step.
+    pub until_minute: Option<u64>,
 }
 
 /// A breach streak in progress.

@@ -10,7 +10,7 @@ use super::model::{Child, ClientLoc, Decision, Dir, Domain, Seen, Service, Site,
 use super::version::SoftwareVersion;
 use crate::action::{Action, ActionError};
 use crate::clock::SimTime;
-use crate::event::{EngineId, Event};
+use crate::event::{attribute, EngineId, Event};
 use crate::rng::Rng;
 use crate::scenario::gslb::{GslbConfig, SiteRole};
 use crate::step::Engine;
@@ -409,11 +409,7 @@ impl Engine for GslbEngine {
         let t = now.as_millis().max(self.now);
         self.now = t;
         self.apply_checked(t, action, out);
-        for e in &mut out[first..] {
-            if e.actor.is_none() {
-                e.actor = actor.map(str::to_owned);
-            }
-        }
+        attribute(&mut out[first..], actor);
         Ok(true)
     }
 }

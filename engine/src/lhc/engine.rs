@@ -10,7 +10,7 @@ use super::model::{grid_after, RlState, Settings, Target};
 use super::vdas::{contact_after, Vdas};
 use crate::action::{Action, ActionError};
 use crate::clock::{SimDuration, SimTime};
-use crate::event::{EngineId, Event};
+use crate::event::{attribute, EngineId, Event};
 use crate::rng::Rng;
 use crate::scenario::lhc::{DeliveryGroup, LhcConfig, MAX_HA_VDAS_PER_RL};
 use crate::step::Engine;
@@ -416,11 +416,7 @@ impl Engine for LhcEngine {
         // first advance (stamped t = 0) and describe the state at that moment.
         let first = out.len();
         self.apply_checked(now, action, out);
-        for e in &mut out[first..] {
-            if e.actor.is_none() {
-                e.actor = actor.map(str::to_owned);
-            }
-        }
+        attribute(&mut out[first..], actor);
         self.refresh_wakeup();
         Ok(true)
     }

@@ -12,7 +12,7 @@ use super::rules::{Evaluator, Inputs};
 use super::views::ServerPower;
 use crate::action::{Action, ActionError};
 use crate::clock::SimTime;
-use crate::event::{EngineId, Event};
+use crate::event::{attribute, EngineId, Event};
 use crate::rng::Rng;
 use crate::scenario::lms::LmsConfig;
 use crate::scenario::lms_rules::builtin_rules;
@@ -457,11 +457,7 @@ impl Engine for LmsEngine {
         let first = out.len();
         self.now = self.now.max(now.as_millis());
         self.apply_checked(now.as_millis(), action, out);
-        for e in &mut out[first..] {
-            if e.actor.is_none() {
-                e.actor = actor.map(str::to_owned);
-            }
-        }
+        attribute(&mut out[first..], actor);
         Ok(true)
     }
 }

@@ -334,7 +334,7 @@ impl AutoscaleConfig {
     }
 
     /// Checks an autoscale action against this configuration: the group (and zone) exist,
-    /// `load_inject` levels and lengths are in range, `group_settings` parameters are valid
+    /// `load_inject` levels and lengths are in range, a `load_release` zone is the group's, `group_settings` parameters are valid
     /// (field `settings`, the message naming the exact path, e.g.
     /// `settings.thresholds[0].max: ...`). What depends on the state (deploying an application
     /// that is deployed, switching to the mode in force) is checked when the action runs.
@@ -352,17 +352,7 @@ impl AutoscaleConfig {
                 level,
                 duration_min,
             } => {
-                let g = group(name)?;
-                if let Some(z) = zone {
-                    if !g.zones.contains(z) {
-                        return Err(ActionError::Unknown {
-                            field: "zone",
-                            what: "availability zone",
-                            name: z.clone(),
-                            known: some_of(g.zones.iter().map(String::as_str)),
-                        });
-                    }
-                }
+                check_zone(group(name)?, zone.as_deref())?;
                 if !(level.is_finite() && (0.0..=MAX_INJECT_LEVEL).contains(level)) {
                     return Err(ActionError::Invalid {
                         field: "level",
@@ -385,6 +375,7 @@ impl AutoscaleConfig {
                 }
                 Ok(())
             }
+            Action::LoadRelease { group: name, zone } => check_zone(group(name)?, zone.as_deref()),
             Action::AppDeploy { group: name }
             | Action::AppRemove { group: name }
             | Action::DistributionSwitch { group: name, .. } => group(name).map(|_| ()),
@@ -438,6 +429,19 @@ impl AutoscaleConfig {
             |i| self.groups[i].name.clone(),
             |i| path(i).key("name"),
         )
+    }
+}
+
+/// An action's optional `zone` must be one of the group's availability zones.
+fn check_zone(g: &GroupConfig, zone: Option<&str>) -> Result<(), ActionError> {
+    match zone {
+        Some(z) if !g.zones.iter().any(|known| known == z) => Err(ActionError::Unknown {
+            field: "zone",
+            what: "availability zone",
+            name: z.to_owned(),
+            known: some_of(g.zones.iter().map(String::as_str)),
+        }),
+        _ => Ok(()),
     }
 }
 
