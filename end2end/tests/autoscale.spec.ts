@@ -59,7 +59,7 @@ test("an admin edits the maximum nodes: an invalid value changes nothing, the wh
   await expect(row).toContainText('"max_nodes":"6"');
 });
 
-test("an operator injects a spike in one zone and sees the scale-out on its timeline, then switches the distribution after reading the consequences", async ({ page }) => {
+test("an operator injects a spike in one zone and sees the scale-out on its timeline, hands the zone back to its workload model, then switches the distribution after reading the consequences", async ({ page }) => {
   test.setTimeout(90_000);
   await signIn(page, "operator");
   await page.goto("/autoscale/asg_web");
