@@ -9,4 +9,5 @@ pub mod layout;
 pub mod live;
 pub mod lms_charts;
 pub mod pager;
+pub mod section_tabs;
 pub mod topology;

@@ -12,6 +12,7 @@ use crate::api::gslb::{gslb_resolve, gslb_topology, GslbAct};
 use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
+use crate::components::section_tabs::SectionTabs;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbPage};
@@ -23,18 +24,12 @@ pub const REFRESH_MS: u32 = 1_500;
 /// The section's tabs.
 #[component]
 pub fn GslbNav(current: &'static str) -> impl IntoView {
-    let tabs = [
+    const TABS: &[(&str, &str)] = &[
         ("/gslb", "Topology"),
         ("/gslb/guided", "Documented scenarios"),
         ("/gslb/cli", "CLI import / export"),
     ];
-    view! {
-        <nav class="tabs">
-            {tabs.into_iter().map(|(href, label)| view! {
-                <a href=href class:active=current == href>{label}</a>
-            }).collect_view()}
-        </nav>
-    }
+    view! { <SectionTabs tabs=TABS current/> }
 }
 
 /// The name of a GSLB method as the product writes it.

@@ -13,6 +13,7 @@ use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
 use crate::components::pager::Pager;
+use crate::components::section_tabs::SectionTabs;
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
 use crate::pages::{action_error, LoadError};
@@ -23,19 +24,13 @@ pub const REFRESH_MS: u32 = 2_000;
 /// The section's tabs.
 #[component]
 pub fn LmsNav(current: &'static str) -> impl IntoView {
-    let tabs = [
+    const TABS: &[(&str, &str)] = &[
         ("/lms", "Farm"),
         ("/lms/store", "Dynamic store"),
         ("/lms/evaluators", "Load evaluators"),
         ("/lms/black-hole", "Black-hole A/B"),
     ];
-    view! {
-        <nav class="tabs">
-            {tabs.into_iter().map(|(href, label)| view! {
-                <a href=href class:active=current == href>{label}</a>
-            }).collect_view()}
-        </nav>
-    }
+    view! { <SectionTabs tabs=TABS current/> }
 }
 
 /// `12 s`, `3 min`, `2 h` since `then_ms`.
