@@ -9,9 +9,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use engine::scenario::autoscale::{
-    DistributionMode, GroupConfig, Metric, ThresholdConfig, Workload,
-};
+use engine::autoscale::config::{DistributionMode, GroupConfig, Metric, ThresholdConfig, Workload};
 use engine::{Rng, Scenario, ScenarioError, SimTime, Simulation};
 
 fn threshold(parameter: Metric, min: f64, max: f64) -> ThresholdConfig {

@@ -61,9 +61,9 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use engine::gslb::config::{DomainConfig, GslbConfig, GslbMethod, SiteConfig, SiteRole};
 use engine::gslb::GslbEngine;
-use engine::scenario::gslb::{DomainConfig, GslbConfig, GslbMethod, SiteConfig, SiteRole};
-use engine::{Engine, Event, Rng, Scenario, SimTime, Simulation};
+use engine::{Apply, Engine, Event, GslbAction, Rng, Scenario, SimTime, Simulation};
 
 const PARENTS: usize = 32;
 const CHILDREN: usize = 1024;
@@ -312,7 +312,7 @@ fn main() {
     for p in 0..PARENTS {
         let mut e = base.clone();
         let mut out = Vec::new();
-        let down = engine::Action::SiteDown { site: parent(p) };
+        let down = GslbAction::SiteDown { site: parent(p) };
         let _ = e.apply(SimTime::from_secs(1), &down, None, &mut out);
         e.advance(SimTime(10_999), &mut out);
         out.clear();
@@ -334,7 +334,7 @@ fn main() {
     let mut out = Vec::new();
     let _ = e.apply(
         SimTime::from_secs(1),
-        &engine::Action::SiteDown { site: parent(0) },
+        &GslbAction::SiteDown { site: parent(0) },
         None,
         &mut out,
     );

@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use engine::scenario::lms::{ApplicationConfig, LmsConfig, ServerConfig, ZoneConfig};
+use engine::lms::config::{ApplicationConfig, LmsConfig, ServerConfig, ZoneConfig};
 use engine::{Engine, LmsEngine, Rng, SimTime};
 
 fn main() {

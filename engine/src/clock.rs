@@ -9,8 +9,6 @@ use core::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::duration::format_duration;
-
 const MS_PER_SEC: u64 = 1_000;
 const MS_PER_MIN: u64 = 60 * MS_PER_SEC;
 const MS_PER_HOUR: u64 = 60 * MS_PER_MIN;
@@ -141,12 +139,6 @@ impl SimDuration {
     /// The difference of two spans, clamped at zero.
     pub const fn saturating_sub(self, other: SimDuration) -> SimDuration {
         SimDuration(self.0.saturating_sub(other.0))
-    }
-}
-
-impl fmt::Display for SimDuration {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&format_duration(*self))
     }
 }
 

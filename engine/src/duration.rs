@@ -12,6 +12,13 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::clock::SimDuration;
 
+/// A duration prints in the form files use (`"1h30m"`, `"500ms"`), see [`format_duration`].
+impl fmt::Display for SimDuration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_duration(*self))
+    }
+}
+
 /// Units in the order a compound must use them, with their length in milliseconds.
 const UNITS: [(&str, u64); 5] = [
     ("d", 86_400_000),

@@ -16,8 +16,10 @@
 //!    engine whose wakeup has come is [advanced](Engine::advance), in the fixed order of
 //!    [`EngineId::ALL`]. Event times never go backwards.
 //! 3. Operator actions go through [`Simulation::apply_now`] (now) or
-//!    [`Simulation::schedule`] (later); each engine [applies](Engine::apply) only its own
-//!    kinds, and a rejected action changes nothing.
+//!    [`Simulation::schedule`] (later). An [`Action`] names the engine it is for; the
+//!    simulation routes it there once, and that engine [applies](Apply::apply) its own action
+//!    type (checked against its configuration, then its state). A rejected action changes
+//!    nothing.
 //! 4. Randomness comes from seeded [`Rng`] streams, forked per engine and subject by a stable
 //!    label, so adding a heartbeat or an engine never changes another stream.
 //!
@@ -62,10 +64,27 @@
 //!
 //! # Map
 //!
-//! [`clock`] (simulated time, speed), [`duration`] (duration texts), [`rng`], [`event`],
-//! [`action`], [`scenario`] (the TOML format and its validation), [`step`] (the trait),
-//! [`core`] (the heartbeat engine), [`lhc`] (Local Host Cache / HA mode), [`lms`] (load management), [`sim`] (the run).
-//! [`role`] holds the console's user roles, shared by the server and the browser bundle.
+//! Shared by every engine: [`clock`] (simulated time, speed), [`duration`] (duration texts),
+//! [`rng`], [`event`], [`step`] (the [`Engine`] and [`Apply`] traits), [`action`] (the
+//! [`Action`] that names its engine, [`TimedAction`], [`ActionError`], the flat wire form)
+//! and [`scenario`] (the file as a whole, errors with their file:line, warnings, the check
+//! helpers). [`sim`] composes the engines into one run.
+//!
+//! One folder per engine, each with the same shape: `config.rs` (its section of the
+//! scenario file, `validate()` and look-ups), `actions.rs` (its action type, checked against
+//! the configuration and against the state, side by side), `engine.rs` (the step contract),
+//! the rules in files of their own, `query.rs` and `views.rs` (read-only, for the console):
+//!
+//! | folder | engine | SPEC |
+//! |---|---|---|
+//! | [`core`] | heartbeats and notes | §0 |
+//! | [`lhc`] | Local Host Cache / HA mode of Cloud Connectors | §1 |
+//! | [`lms`] | load management: zones, data collectors, evaluators, placement | §2 |
+//! | [`gslb`] | GSLB parent-child topology over MEP, adoption, ADNS | §3 |
+//! | [`autoscale`] | autoscale of ADC clusters | §4 |
+//!
+//! No engine folder imports another; [`role`] holds the console's user roles, shared by the
+//! server and the browser bundle.
 
 pub mod action;
 pub mod autoscale;
@@ -82,16 +101,17 @@ pub mod scenario;
 pub mod sim;
 pub mod step;
 
-pub use action::{Action, ActionError, Component, SpikeCounter, TimedAction};
-pub use autoscale::AutoscaleEngine;
+pub use action::{Action, ActionError, TimedAction};
+pub use autoscale::{AutoscaleAction, AutoscaleEngine};
 pub use clock::{SimDuration, SimTime, Speed, SpeedParseError};
+pub use core::CoreAction;
 pub use duration::{format_duration, parse_duration, DurationError};
 pub use event::{EngineId, EngineIdParseError, Event};
-pub use gslb::GslbEngine;
-pub use lhc::LhcEngine;
-pub use lms::LmsEngine;
+pub use gslb::{GslbAction, GslbEngine};
+pub use lhc::{Component, LhcAction, LhcEngine};
+pub use lms::{LmsAction, LmsEngine, SpikeCounter};
 pub use rng::Rng;
 pub use role::{Role, UnknownRole};
 pub use scenario::{parse_actions, ConfigError, FieldPath, Scenario, ScenarioError, Warning};
 pub use sim::Simulation;
-pub use step::Engine;
+pub use step::{Apply, Engine};

@@ -16,7 +16,7 @@ use crate::lhc::LhcEngine;
 use crate::lms::LmsEngine;
 use crate::rng::Rng;
 use crate::scenario::Scenario;
-use crate::step::Engine;
+use crate::step::{Apply, Engine};
 
 /// One deterministic run: the same scenario, seed and actions always give the same events.
 ///
@@ -167,9 +167,10 @@ impl Simulation {
     /// Applies an operator action now. On error nothing changes and no event is emitted.
     pub fn apply_now(
         &mut self,
-        action: Action,
+        action: impl Into<Action>,
         actor: Option<String>,
     ) -> Result<Vec<Event>, ActionError> {
+        let action = action.into();
         let mut events = Vec::new();
         self.dispatch(self.now, &action, actor.as_deref(), &mut events)?;
         let mut out = Vec::with_capacity(events.len() + 1);
@@ -232,8 +233,8 @@ impl Simulation {
         }
     }
 
-    /// Offers the action to each engine in order; the engine that takes it attributes the
-    /// events the action caused to `actor` (not the start-up events it may emit first).
+    /// Routes the action to the engine it is for; that engine attributes the events the
+    /// action caused to `actor` (not the start-up events it may emit first).
     fn dispatch(
         &mut self,
         now: SimTime,
@@ -241,12 +242,13 @@ impl Simulation {
         actor: Option<&str>,
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        for engine in self.engines_mut() {
-            if engine.apply(now, action, actor, out)? {
-                return Ok(());
-            }
+        match action {
+            Action::Core(a) => self.core.apply(now, a, actor, out),
+            Action::Lhc(a) => self.lhc.apply(now, a, actor, out),
+            Action::Lms(a) => self.lms.apply(now, a, actor, out),
+            Action::Gslb(a) => self.gslb.apply(now, a, actor, out),
+            Action::Autoscale(a) => self.autoscale.apply(now, a, actor, out),
         }
-        Err(ActionError::Unhandled(action.kind()))
     }
 
     fn engines(&self) -> [&dyn Engine; 5] {

@@ -1,6 +1,8 @@
-//! The [`Engine`] trait: the step contract every engine follows (see the crate doc).
+//! The step contract every engine follows (see the crate doc), in two traits: [`Engine`] is
+//! the timed half (the [`Simulation`](crate::Simulation) visits its engines through it in a
+//! fixed order), [`Apply`] the input half (each engine takes actions of its own type only).
 
-use crate::action::{Action, ActionError};
+use crate::action::error::ActionError;
 use crate::clock::SimTime;
 use crate::event::{EngineId, Event};
 
@@ -14,9 +16,6 @@ use crate::event::{EngineId, Event};
 ///   everything due at or before `now` in time order, appending events stamped at or before
 ///   `now` in non-decreasing time order. Afterwards `next_wakeup()` is `None` or later than
 ///   `now`.
-/// * [`apply`](Engine::apply) returns `Ok(false)`, changing nothing, for an action meant for
-///   another engine. On `Err` it changes nothing and appends nothing. On `Ok(true)` it has
-///   applied the action at `now` and appended its events, attributed to `actor`.
 /// * Randomness comes only from the [`Rng`](crate::Rng) streams the engine was built with.
 pub trait Engine {
     /// Which engine this is (the `engine` of its events).
@@ -27,14 +26,26 @@ pub trait Engine {
 
     /// Processes everything due at or before `now`, appending events to `out`.
     fn advance(&mut self, now: SimTime, out: &mut Vec<Event>);
+}
 
-    /// Applies an operator action at `now`; `Ok(false)` if the action is not for this engine.
-    /// The events the action causes carry `actor`; start-up events emitted first do not.
+/// The input half of the contract: an engine applies the actions of its own type (e.g.
+/// [`LhcAction`](crate::lhc::LhcAction)); [`Action`](crate::Action) says which engine an
+/// action is for, and the simulation routes it there once.
+///
+/// [`apply`](Apply::apply) first checks the action against the configuration, then against
+/// the state. On `Err` it changes nothing and appends nothing. On `Ok` it has applied the
+/// action at `now` and appended its events, attributed to `actor` (start-up events that the
+/// engine emits first are not attributed).
+pub trait Apply: Engine {
+    /// The engine's own action type.
+    type Action;
+
+    /// Applies an operator action at `now`.
     fn apply(
         &mut self,
         now: SimTime,
-        action: &Action,
+        action: &Self::Action,
         actor: Option<&str>,
         out: &mut Vec<Event>,
-    ) -> Result<bool, ActionError>;
+    ) -> Result<(), ActionError>;
 }

@@ -2,12 +2,13 @@
 //! messages, nothing changed on error), application deploy/remove, distribution switch,
 //! settings, load injection, the what-if, the timeline bound, CSV traces, file errors.
 
-use engine::autoscale::views::{ClusterState, MinuteOutcome, NodeState};
-use engine::scenario::autoscale::{
+use engine::autoscale::config::{
     parse_metrics_csv, DistributionMode, GroupParams, Metric, ThresholdConfig, Workload,
 };
+use engine::autoscale::views::{ClusterState, MinuteOutcome, NodeState};
 use engine::{
-    parse_actions, Action, ActionError, Event, Scenario, ScenarioError, SimTime, Simulation,
+    parse_actions, ActionError, AutoscaleAction, Event, Scenario, ScenarioError, SimTime,
+    Simulation,
 };
 
 const DEMO: &str = include_str!("../../scenarios/demo.toml");
@@ -166,7 +167,7 @@ fn group_settings_validation_table() -> Result<(), ScenarioError> {
     ];
     for (group, settings, message) in cases {
         let before = sim.autoscale().groups();
-        let action = Action::GroupSettings {
+        let action = AutoscaleAction::GroupSettings {
             group: group.to_owned(),
             settings: settings.clone(),
         };
@@ -202,7 +203,7 @@ fn other_action_validation_table() -> Result<(), ScenarioError> {
     let mut sim = demo()?;
     sim.advance_to(SimTime::from_mins(5));
     let inject = |group: &str, zone: Option<&str>, level: f64, duration_min: Option<u32>| {
-        Action::LoadInject {
+        AutoscaleAction::LoadInject {
             group: group.into(),
             zone: zone.map(str::to_owned),
             level,
@@ -215,7 +216,7 @@ fn other_action_validation_table() -> Result<(), ScenarioError> {
              min_nodes nodes); got {got}"
         )
     };
-    let cases: Vec<(Action, String)> = vec![
+    let cases: Vec<(AutoscaleAction, String)> = vec![
         (inject("asg_arn", None, f64::NAN, Some(5)), level_msg("NaN")),
         (
             inject("asg_arn", None, f64::INFINITY, None),
@@ -244,20 +245,20 @@ fn other_action_validation_table() -> Result<(), ScenarioError> {
             "unknown autoscale group \"nope\" (known: asg_arn, asg_web)".into(),
         ),
         (
-            Action::AppDeploy {
+            AutoscaleAction::AppDeploy {
                 group: "asg_arn".into(),
             },
             "the application of group \"asg_arn\" is already deployed".into(),
         ),
         (
-            Action::DistributionSwitch {
+            AutoscaleAction::DistributionSwitch {
                 group: "asg_web".into(),
                 mode: DistributionMode::Nlb,
             },
             "group \"asg_web\" already distributes its traffic with NLB".into(),
         ),
         (
-            Action::AppRemove {
+            AutoscaleAction::AppRemove {
                 group: "missing".into(),
             },
             "unknown autoscale group \"missing\" (known: asg_arn, asg_web)".into(),
@@ -273,7 +274,7 @@ fn other_action_validation_table() -> Result<(), ScenarioError> {
             "{message}: nothing changed"
         );
     }
-    let remove = Action::AppRemove {
+    let remove = AutoscaleAction::AppRemove {
         group: "asg_arn".into(),
     };
     assert!(sim.apply_now(remove.clone(), None).is_ok());
@@ -302,7 +303,10 @@ fn deploy_and_remove_move_the_records() -> Result<(), ScenarioError> {
     let mut sim = Simulation::new(&s, 3);
     sim.advance_to(SimTime::from_mins(3));
     let removed = sim
-        .apply_now(Action::AppRemove { group: "g".into() }, Some("bob".into()))
+        .apply_now(
+            AutoscaleAction::AppRemove { group: "g".into() },
+            Some("bob".into()),
+        )
         .map_err(|e| ScenarioError {
             origin: String::new(),
             line: 0,
@@ -339,7 +343,7 @@ fn deploy_and_remove_move_the_records() -> Result<(), ScenarioError> {
         .iter()
         .all(|m| m.outcome == MinuteOutcome::Idle && m.metrics == vec![0.0]));
     let deployed = sim
-        .apply_now(Action::AppDeploy { group: "g".into() }, None)
+        .apply_now(AutoscaleAction::AppDeploy { group: "g".into() }, None)
         .unwrap_or_default();
     assert_eq!(
         kinds(&deployed),
@@ -389,7 +393,7 @@ fn distribution_switch_allocates_and_releases_public_ips() -> Result<(), Scenari
             .unwrap_or_default()
     };
     assert!(public(&sim).iter().all(Option::is_some));
-    let to_nlb = Action::DistributionSwitch {
+    let to_nlb = AutoscaleAction::DistributionSwitch {
         group: "g".into(),
         mode: DistributionMode::Nlb,
     };
@@ -420,7 +424,7 @@ fn distribution_switch_allocates_and_releases_public_ips() -> Result<(), Scenari
         z.as_ref().and_then(|r| r.nlb.as_ref().map(|n| n.1.len())),
         Some(2)
     );
-    let back = Action::DistributionSwitch {
+    let back = AutoscaleAction::DistributionSwitch {
         group: "g".into(),
         mode: DistributionMode::Dns,
     };
@@ -438,7 +442,7 @@ fn load_injection_spike_and_step() -> Result<(), ScenarioError> {
     let mut sim = Simulation::new(&s, 3);
     sim.advance_to(SimTime::from_mins(10));
     // A spike on zone a only: 90 % of 2 nodes for 4 minutes, from minute 11.
-    let spike = Action::LoadInject {
+    let spike = AutoscaleAction::LoadInject {
         group: "g".into(),
         zone: Some("a".into()),
         level: 90.0,
@@ -468,7 +472,7 @@ fn load_injection_spike_and_step() -> Result<(), ScenarioError> {
     let b = sim.autoscale().timeline("g", "b", 10).unwrap_or_default();
     assert!(b.iter().all(|m| m.demand == 50.0));
     // A lasting step on every zone.
-    let step = Action::LoadInject {
+    let step = AutoscaleAction::LoadInject {
         group: "g".into(),
         zone: None,
         level: 10.0,
@@ -496,7 +500,7 @@ fn releasing_injected_load_hands_the_demand_back_to_the_workload() -> Result<(),
     let s = scenario(&flat("nlb", 50.0))?;
     let mut sim = Simulation::new(&s, 3);
     sim.advance_to(SimTime::from_mins(10));
-    let release = |zone: Option<&str>| Action::LoadRelease {
+    let release = |zone: Option<&str>| AutoscaleAction::LoadRelease {
         group: "g".into(),
         zone: zone.map(str::to_owned),
     };
@@ -507,7 +511,7 @@ fn releasing_injected_load_hands_the_demand_back_to_the_workload() -> Result<(),
         ),
         "nothing injected yet"
     );
-    let step = Action::LoadInject {
+    let step = AutoscaleAction::LoadInject {
         group: "g".into(),
         zone: None,
         level: 10.0,
@@ -566,7 +570,7 @@ fn releasing_injected_load_hands_the_demand_back_to_the_workload() -> Result<(),
     assert_eq!(last(&sim, "b"), Some(10.0), "zone b keeps its step");
 
     // A spike over the step shows while it lasts; the step shows again after it.
-    let spike = Action::LoadInject {
+    let spike = AutoscaleAction::LoadInject {
         group: "g".into(),
         zone: Some("b".into()),
         level: 70.0,
@@ -598,7 +602,7 @@ fn settings_apply_from_the_next_minute_and_restore_the_bounds() -> Result<(), Sc
     p.cooldown_min = 1;
     let ev = sim
         .apply_now(
-            Action::GroupSettings {
+            AutoscaleAction::GroupSettings {
                 group: "g".into(),
                 settings: p.clone(),
             },

@@ -3,11 +3,9 @@
 //! no scale-in while any parameter is at or above its minimum, no scale-out without a breach
 //! of the watch time; same seed ⇒ same events, however time is advanced.
 
+use engine::autoscale::config::{DistributionMode, GroupConfig, Metric, ThresholdConfig, Workload};
 use engine::autoscale::views::{MinuteOutcome, MinuteView, NodeState};
-use engine::scenario::autoscale::{
-    DistributionMode, GroupConfig, Metric, ThresholdConfig, Workload,
-};
-use engine::{Action, Scenario, SimTime, Simulation, TimedAction};
+use engine::{AutoscaleAction, Scenario, SimTime, Simulation, TimedAction};
 use proptest::collection::vec;
 use proptest::prelude::{
     any, prop_assert, prop_assert_eq, prop_oneof, proptest, Just, ProptestConfig, Strategy,
@@ -101,17 +99,19 @@ fn injections() -> impl Strategy<Value = Vec<TimedAction>> {
                 // About one in eleven hands the demand back to the workload model (rejected
                 // as `action.rejected` when nothing is injected).
                 action: if level >= 300.0 {
-                    Action::LoadRelease {
+                    AutoscaleAction::LoadRelease {
                         group: "g".into(),
                         zone: None,
                     }
+                    .into()
                 } else {
-                    Action::LoadInject {
+                    AutoscaleAction::LoadInject {
                         group: "g".into(),
                         zone: None,
                         level,
                         duration_min,
                     }
+                    .into()
                 },
             })
             .collect()

@@ -3,8 +3,8 @@
 //! one minute. Expected: the outcome of every minute T1..T33 and the ordered lifecycle events
 //! with their minutes.
 
+use engine::autoscale::config::DistributionMode;
 use engine::autoscale::views::{ClusterState, MinuteOutcome, MinuteView, NodeState};
-use engine::scenario::autoscale::DistributionMode;
 use engine::{Event, Scenario, ScenarioError, SimTime, Simulation};
 
 const DEMO: &str = include_str!("../../scenarios/demo.toml");

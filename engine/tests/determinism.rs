@@ -3,7 +3,7 @@
 mod common;
 
 use common::{lines, run_lines, scenario, HEARTBEATS};
-use engine::{Action, Event, SimTime, Simulation, TimedAction};
+use engine::{CoreAction, Event, SimTime, Simulation, TimedAction};
 use proptest::prelude::{
     any, prop_assert, prop_assert_eq, prop_assert_ne, proptest, ProptestConfig,
 };
@@ -135,7 +135,7 @@ fn golden_prefix_is_stable() -> Result<(), engine::ScenarioError> {
     let mut sim = Simulation::new(&s, 5);
     let first: Vec<String> = lines(&sim.advance_to(SimTime::from_secs(25)));
     assert_eq!(first, GOLDEN);
-    let note = sim.apply_now(Action::Note { text: "x".into() }, None);
+    let note = sim.apply_now(CoreAction::Note { text: "x".into() }, None);
     assert!(note.is_ok());
     Ok(())
 }

@@ -4,9 +4,9 @@
 
 use core::net::IpAddr;
 
+use engine::gslb::config::GslbMethod;
 use engine::gslb::views::{LinkKind, MepStatus, ResolveOutcome};
-use engine::scenario::gslb::GslbMethod;
-use engine::{Action, ActionError, Scenario, SimTime, Simulation};
+use engine::{ActionError, GslbAction, Scenario, SimTime, Simulation};
 
 const DEMO: &str = include_str!("../../scenarios/demo.toml");
 
@@ -18,14 +18,14 @@ fn ip(text: &str) -> IpAddr {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-fn apply(sim: &mut Simulation, action: Action) {
+fn apply(sim: &mut Simulation, action: GslbAction) {
     if let Err(e) = sim.apply_now(action, Some("test".into())) {
         panic!("{e}");
     }
 }
 
-fn cut(from: &str, to: &str, one_way: bool) -> Action {
-    Action::MepCut {
+fn cut(from: &str, to: &str, one_way: bool) -> GslbAction {
+    GslbAction::MepCut {
         from: from.into(),
         to: to.into(),
         one_way,
@@ -282,8 +282,8 @@ fn rtt_uses_the_parents_metrics_and_unmonitored_services_go_down_with_mep() {
 #[test]
 fn no_parent_up_means_no_answer_and_it_is_logged() {
     let mut sim = Simulation::new(&gslb(TWO_PARENTS), 1);
-    apply(&mut sim, Action::SiteDown { site: "P1".into() });
-    apply(&mut sim, Action::SiteDown { site: "P2".into() });
+    apply(&mut sim, GslbAction::SiteDown { site: "P1".into() });
+    apply(&mut sim, GslbAction::SiteDown { site: "P2".into() });
     let r = sim.resolve_dns("rr.example.com", ip("192.0.2.5"));
     assert_eq!(r.outcome, ResolveOutcome::Unavailable);
     assert!(r.answered_by.is_none() && r.ips.is_empty());
@@ -297,7 +297,7 @@ fn no_parent_up_means_no_answer_and_it_is_logged() {
 #[test]
 fn adopted_children_learn_then_count() {
     let mut sim = Simulation::new(&gslb(TWO_PARENTS), 1);
-    apply(&mut sim, Action::SiteDown { site: "P1".into() });
+    apply(&mut sim, GslbAction::SiteDown { site: "P1".into() });
     sim.advance_to(SimTime::from_secs(14));
     let c1 = sim.gslb().site("C1");
     assert_eq!(
@@ -409,7 +409,7 @@ fn a_child_on_a_release_without_backup_parents_refuses_adoption() {
     let mut sim = Simulation::new(&sc, 1);
     apply(
         &mut sim,
-        Action::SiteDown {
+        GslbAction::SiteDown {
             site: "SiteP1".into(),
         },
     );
@@ -431,10 +431,10 @@ fn a_child_on_a_release_without_backup_parents_refuses_adoption() {
 #[test]
 fn actions_are_checked_against_the_topology_and_its_state() {
     let mut sim = Simulation::new(&demo(), 1);
-    let refused = |sim: &mut Simulation, a: Action| sim.apply_now(a, None).err();
+    let refused = |sim: &mut Simulation, a: GslbAction| sim.apply_now(a, None).err();
     let e = refused(
         &mut sim,
-        Action::SiteDown {
+        GslbAction::SiteDown {
             site: "Nowhere".into(),
         },
     );
@@ -444,7 +444,7 @@ fn actions_are_checked_against_the_topology_and_its_state() {
     );
     let e = refused(
         &mut sim,
-        Action::SiteUp {
+        GslbAction::SiteUp {
             site: "SiteP1".into(),
         },
     );
@@ -464,7 +464,7 @@ fn actions_are_checked_against_the_topology_and_its_state() {
     );
     let e = refused(
         &mut sim,
-        Action::MepRestore {
+        GslbAction::MepRestore {
             from: "SiteP1".into(),
             to: "SiteP2".into(),
             one_way: false,
@@ -473,7 +473,7 @@ fn actions_are_checked_against_the_topology_and_its_state() {
     assert!(matches!(e, Some(ActionError::NoChange(_))), "{e:?}");
     let e = refused(
         &mut sim,
-        Action::BackupParents {
+        GslbAction::BackupParents {
             site: "Child_Site1".into(),
             backups: vec!["SiteP2".into()],
         },
@@ -484,7 +484,7 @@ fn actions_are_checked_against_the_topology_and_its_state() {
     );
     let e = refused(
         &mut sim,
-        Action::TopologyImport {
+        GslbAction::TopologyImport {
             cli: "add gslb site".into(),
         },
     );

@@ -10,9 +10,9 @@
 
 use std::collections::BTreeMap;
 
+use engine::gslb::config::{GslbConfig, SiteConfig, SiteRole};
 use engine::gslb::GslbEngine;
-use engine::scenario::gslb::{GslbConfig, SiteConfig, SiteRole};
-use engine::{Action, Engine, Event, Rng, SimTime};
+use engine::{Apply, Engine, Event, GslbAction, Rng, SimTime};
 use proptest::prelude::*;
 
 /// Settling time after the last fault.
@@ -128,25 +128,25 @@ fn config(case: &Case) -> GslbConfig {
     cfg
 }
 
-fn action(case: &Case, op: &Op) -> Action {
+fn action(case: &Case, op: &Op) -> GslbAction {
     match op {
-        Op::Down(s) => Action::SiteDown {
+        Op::Down(s) => GslbAction::SiteDown {
             site: site_name(case, *s),
         },
-        Op::Up(s) => Action::SiteUp {
+        Op::Up(s) => GslbAction::SiteUp {
             site: site_name(case, *s),
         },
-        Op::Cut(a, b, w) => Action::MepCut {
+        Op::Cut(a, b, w) => GslbAction::MepCut {
             from: pname(*a),
             to: pname(*b),
             one_way: *w,
         },
-        Op::Restore(a, b, w) => Action::MepRestore {
+        Op::Restore(a, b, w) => GslbAction::MepRestore {
             from: pname(*a),
             to: pname(*b),
             one_way: *w,
         },
-        Op::Backups(p, raw) => Action::BackupParents {
+        Op::Backups(p, raw) => GslbAction::BackupParents {
             site: pname(*p),
             backups: clean(*p, raw, case.parents)
                 .into_iter()
@@ -258,7 +258,7 @@ fn run(case: &Case, seed: u64, step_ms: Option<u64>) -> Result<Vec<Event>, TestC
         let mut out = Vec::new();
         let a = action(case, op);
         let applied = engine.apply(SimTime(at), &a, Some("prop"), &mut out);
-        if let (Ok(true), Action::BackupParents { site, backups }) = (&applied, &a) {
+        if let (Ok(()), GslbAction::BackupParents { site, backups }) = (&applied, &a) {
             lists.insert(site.clone(), backups.clone());
         }
         advance(&mut engine, at, &mut out, &mut now);

@@ -2,9 +2,9 @@
 //! simulation and through the guided replays), the return of the original parent, preference
 //! among backups, the topology limits, backup-list validation, and the CLI import/export.
 
+use engine::gslb::config::GslbConfig;
 use engine::gslb::{export_cli, guided_replay, parse_cli, DOCUMENTED_TOPOLOGY};
-use engine::scenario::gslb::GslbConfig;
-use engine::{Action, ActionError, Event, Scenario, SimTime, Simulation};
+use engine::{ActionError, Event, GslbAction, Scenario, SimTime, Simulation};
 
 const DEMO: &str = include_str!("../../scenarios/demo.toml");
 
@@ -474,7 +474,7 @@ fn a_backup_list_naming_a_child_or_an_unknown_site_is_refused_everywhere() {
         ),
     ];
     for (backups, want) in cases {
-        let action = Action::BackupParents {
+        let action = GslbAction::BackupParents {
             site: "SiteP1".into(),
             backups: backups.iter().map(|b| (*b).to_owned()).collect(),
         };
@@ -492,7 +492,7 @@ fn a_backup_list_naming_a_child_or_an_unknown_site_is_refused_everywhere() {
         assert_eq!(err.map_err(|e| e.to_string()).err().as_deref(), Some(want));
     }
     let unknown = sim.apply_now(
-        Action::BackupParents {
+        GslbAction::BackupParents {
             site: "Nowhere".into(),
             backups: vec![],
         },

@@ -4,9 +4,9 @@
 mod common;
 
 use common::lhc::{act, at, connector, estate, force, of, parse, rl, secs};
+use engine::lhc::config::VdaKind;
 use engine::lhc::{Broker, BrokerFilter, Power, VdaQuery};
-use engine::scenario::lhc::VdaKind;
-use engine::{parse_actions, Action, ActionError, Component, SimTime, Simulation};
+use engine::{parse_actions, ActionError, Component, LhcAction, SimTime, Simulation};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -21,14 +21,14 @@ fn a_config_change_replaces_localdb_only_after_a_successful_import() -> TestResu
     // cc02's CSS is down: it cannot import.
     let _ = act(
         &mut sim,
-        Action::ConnectorFail {
+        LhcAction::ConnectorFail {
             connector: CC02.into(),
             component: Some(Component::Css),
         },
     );
     let changed = act(
         &mut sim,
-        Action::ConfigChange {
+        LhcAction::ConfigChange {
             description: Some("new delivery group".into()),
         },
     );
@@ -56,19 +56,19 @@ fn a_config_change_replaces_localdb_only_after_a_successful_import() -> TestResu
     // and keeps its generation.
     let _ = act(
         &mut sim,
-        Action::ConnectorRecover {
+        LhcAction::ConnectorRecover {
             connector: CC02.into(),
             component: Some(Component::Css),
         },
     );
-    let _ = act(&mut sim, Action::ConfigChange { description: None });
+    let _ = act(&mut sim, LhcAction::ConfigChange { description: None });
     let mut log = Vec::new();
     while connector(&sim, CC01).localdb.importing.is_none() {
         log.extend(sim.step_to_next());
     }
     let cut = act(
         &mut sim,
-        Action::CloudLink {
+        LhcAction::CloudLink {
             resource_location: "paris".into(),
             connector: Some(CC01.into()),
             up: false,
@@ -94,7 +94,7 @@ fn a_config_change_replaces_localdb_only_after_a_successful_import() -> TestResu
     // Link back: the next poll imports generation 3.
     let _ = act(
         &mut sim,
-        Action::CloudLink {
+        LhcAction::CloudLink {
             resource_location: "paris".into(),
             connector: Some(CC01.into()),
             up: true,
@@ -112,7 +112,7 @@ fn pooled_desktops_go_into_maintenance_at_logoff_in_ha_mode() -> TestResult {
     // Normal operation: the image is reset.
     let normal = act(
         &mut sim,
-        Action::VdaLogoff {
+        LhcAction::VdaLogoff {
             vda: "par-vdi-001".into(),
         },
     );
@@ -123,7 +123,7 @@ fn pooled_desktops_go_into_maintenance_at_logoff_in_ha_mode() -> TestResult {
     let _ = sim.advance_to(SimTime::from_mins(10));
     let ha = act(
         &mut sim,
-        Action::VdaLogoff {
+        LhcAction::VdaLogoff {
             vda: "PAR-VDI-002".into(),
         },
     );
@@ -134,7 +134,7 @@ fn pooled_desktops_go_into_maintenance_at_logoff_in_ha_mode() -> TestResult {
     // The delivery group of Tokyo's pooled desktops allows the reset in HA mode.
     let reset = act(
         &mut sim,
-        Action::VdaLogoff {
+        LhcAction::VdaLogoff {
             vda: "TYO-VDI-001".into(),
         },
     );
@@ -150,19 +150,19 @@ fn pooled_desktops_go_into_maintenance_at_logoff_in_ha_mode() -> TestResult {
         ..Default::default()
     });
     let name = multi.rows[0].name.clone();
-    let ms = act(&mut sim, Action::VdaLogoff { vda: name });
+    let ms = act(&mut sim, LhcAction::VdaLogoff { vda: name });
     assert_eq!(ms[0].details["outcome"], "logged_off");
     // Maintenance can be turned off by an operator; a second logoff is refused.
     let _ = act(
         &mut sim,
-        Action::VdaMaintenance {
+        LhcAction::VdaMaintenance {
             vda: "PAR-VDI-002".into(),
             enabled: false,
         },
     );
     assert_eq!(
         sim.apply_now(
-            Action::VdaLogoff {
+            LhcAction::VdaLogoff {
                 vda: "PAR-VDI-002".into()
             },
             None
@@ -219,7 +219,7 @@ fn actions_are_checked_against_the_scenario_and_the_state() -> TestResult {
         again,
         Err("outage already forced on cc02.paris.example.com, CC01.paris.example.com, cc03.paris.example.com".into())
     );
-    let restart = Action::ConnectorRestart {
+    let restart = LhcAction::ConnectorRestart {
         connector: "cc9.paris".into(),
     };
     assert!(matches!(
@@ -307,7 +307,7 @@ fn storefront_notices_a_dead_connector_at_its_next_heartbeat() -> TestResult {
     let _ = sim.advance_to(secs(30));
     let _ = act(
         &mut sim,
-        Action::ConnectorFail {
+        LhcAction::ConnectorFail {
             connector: CC01.into(),
             component: None,
         },

@@ -5,7 +5,7 @@
 mod common;
 
 use common::lhc::{estate, parse};
-use engine::{Action, Component, Event, SimTime, Simulation, TimedAction};
+use engine::{Component, Event, LhcAction, SimTime, Simulation, TimedAction};
 use proptest::prelude::{prop, prop_assert, prop_assert_eq, proptest, ProptestConfig, Strategy};
 
 const CONNECTORS: [&str; 5] = [
@@ -17,7 +17,7 @@ const CONNECTORS: [&str; 5] = [
 ];
 
 /// Every action the random sequences pick from.
-fn actions() -> Vec<Action> {
+fn actions() -> Vec<LhcAction> {
     let mut out = Vec::new();
     for rl in ["paris", "tokyo"] {
         let one = if rl == "paris" {
@@ -26,16 +26,16 @@ fn actions() -> Vec<Action> {
             CONNECTORS[3]
         };
         for connector in [None, Some(one.to_owned())] {
-            out.push(Action::ForceOutage {
+            out.push(LhcAction::ForceOutage {
                 resource_location: rl.into(),
                 connector: connector.clone(),
             });
-            out.push(Action::ClearOutage {
+            out.push(LhcAction::ClearOutage {
                 resource_location: rl.into(),
                 connector: connector.clone(),
             });
             for up in [false, true] {
-                out.push(Action::CloudLink {
+                out.push(LhcAction::CloudLink {
                     resource_location: rl.into(),
                     connector: connector.clone(),
                     up,
@@ -44,7 +44,7 @@ fn actions() -> Vec<Action> {
         }
     }
     for c in CONNECTORS {
-        out.push(Action::ConnectorRestart {
+        out.push(LhcAction::ConnectorRestart {
             connector: c.into(),
         });
         for component in [
@@ -53,31 +53,31 @@ fn actions() -> Vec<Action> {
             Some(Component::HaService),
             Some(Component::Rbp),
         ] {
-            out.push(Action::ConnectorFail {
+            out.push(LhcAction::ConnectorFail {
                 connector: c.into(),
                 component,
             });
-            out.push(Action::ConnectorRecover {
+            out.push(LhcAction::ConnectorRecover {
                 connector: c.into(),
                 component,
             });
         }
     }
     for resource in ["Word", "Kaikei", "Desktop"] {
-        out.push(Action::TestLaunch {
+        out.push(LhcAction::TestLaunch {
             resource: resource.into(),
             user: None,
         });
     }
-    out.push(Action::ConfigChange { description: None });
+    out.push(LhcAction::ConfigChange { description: None });
     for vda in ["PAR-VDI-003", "TYO-VDI-002", "PAR-MS-010"] {
-        out.push(Action::VdaLogoff { vda: vda.into() });
+        out.push(LhcAction::VdaLogoff { vda: vda.into() });
     }
     out
 }
 
 /// (seconds before the action, action).
-fn sequences() -> impl Strategy<Value = Vec<(u64, Action)>> {
+fn sequences() -> impl Strategy<Value = Vec<(u64, LhcAction)>> {
     prop::collection::vec((1u64..600, prop::sample::select(actions())), 1..16)
 }
 
@@ -102,7 +102,7 @@ fn check(sim: &Simulation) -> Result<(), String> {
     Ok(())
 }
 
-fn timeline(seq: &[(u64, Action)]) -> (Vec<TimedAction>, SimTime) {
+fn timeline(seq: &[(u64, LhcAction)]) -> (Vec<TimedAction>, SimTime) {
     let mut t = 0;
     let mut out = Vec::new();
     for (delay, action) in seq {
@@ -110,7 +110,7 @@ fn timeline(seq: &[(u64, Action)]) -> (Vec<TimedAction>, SimTime) {
         out.push(TimedAction {
             at: SimTime(t),
             actor: Some("prop".into()),
-            action: action.clone(),
+            action: action.clone().into(),
         });
     }
     (out, SimTime(t + 900_000))

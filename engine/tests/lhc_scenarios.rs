@@ -5,7 +5,7 @@ mod common;
 
 use common::lhc::{act, clear, connector, estate, force, of, parse, reached, rl, secs};
 use engine::lhc::HaState;
-use engine::{Action, ScenarioError, SimTime, Simulation};
+use engine::{LhcAction, ScenarioError, SimTime, Simulation};
 
 type TestResult<T = ()> = Result<T, Box<dyn std::error::Error>>;
 
@@ -82,7 +82,7 @@ fn restarting_the_elected_broker_moves_vdas_and_they_come_back() -> TestResult {
     let (mut sim, _) = paris_in_ha()?;
     let restart = act(
         &mut sim,
-        Action::ConnectorRestart {
+        LhcAction::ConnectorRestart {
             connector: "cc01.PARIS.example.com".into(),
         },
     );
@@ -139,7 +139,7 @@ fn restarting_a_non_elected_connector_has_no_impact() -> TestResult {
     let (mut sim, _) = paris_in_ha()?;
     let events = act(
         &mut sim,
-        Action::ConnectorRestart {
+        LhcAction::ConnectorRestart {
             connector: CC02.into(),
         },
     );
@@ -260,7 +260,7 @@ fn launches(ahc: bool, n: usize) -> TestResult<Vec<engine::Event>> {
     for i in 0..n {
         out.extend(act(
             &mut sim,
-            Action::TestLaunch {
+            LhcAction::TestLaunch {
                 resource: "Kaikei".into(),
                 user: Some(format!("user{i}")),
             },
@@ -318,7 +318,7 @@ fn in_normal_operation_the_cloud_broker_serves_launches_from_anywhere() -> TestR
     for _ in 0..5 {
         let events = act(
             &mut sim,
-            Action::TestLaunch {
+            LhcAction::TestLaunch {
                 resource: "Kaikei".into(),
                 user: None,
             },
@@ -338,7 +338,7 @@ fn a_forced_outage_on_some_connectors_only_is_a_warning_and_no_outage() -> TestR
     let mut sim = Simulation::new(&s, s.seed());
     let events = act(
         &mut sim,
-        Action::ForceOutage {
+        LhcAction::ForceOutage {
             resource_location: PARIS.into(),
             connector: Some(CC02.into()),
         },
@@ -365,7 +365,7 @@ fn losing_the_cloud_link_triggers_ha_after_cloud_lost_after() -> TestResult {
     let _ = sim.advance_to(secs(95));
     let _ = act(
         &mut sim,
-        Action::CloudLink {
+        LhcAction::CloudLink {
             resource_location: PARIS.into(),
             connector: None,
             up: false,
@@ -383,7 +383,7 @@ fn losing_the_cloud_link_triggers_ha_after_cloud_lost_after() -> TestResult {
     assert_eq!(rl(&sim, PARIS).secondary.get(CC01), Some(&100));
     let _ = act(
         &mut sim,
-        Action::CloudLink {
+        LhcAction::CloudLink {
             resource_location: PARIS.into(),
             connector: None,
             up: true,
@@ -400,7 +400,7 @@ fn a_failed_ha_service_is_excluded_from_the_election() -> TestResult {
     let (mut sim, _) = paris_in_ha()?;
     let events = act(
         &mut sim,
-        Action::ConnectorFail {
+        LhcAction::ConnectorFail {
             connector: CC01.into(),
             component: Some(engine::Component::HaService),
         },
@@ -417,7 +417,7 @@ fn a_failed_ha_service_is_excluded_from_the_election() -> TestResult {
     assert!(!view.components.ha_service && view.election_rank.is_none());
     let _ = act(
         &mut sim,
-        Action::ConnectorRecover {
+        LhcAction::ConnectorRecover {
             connector: CC01.into(),
             component: None,
         },
@@ -435,7 +435,7 @@ fn every_connector_down_in_ha_leaves_the_vdas_unregistered() -> TestResult {
     for fqdn in [CC01, CC02, "cc03.paris.example.com"] {
         let _ = act(
             &mut sim,
-            Action::ConnectorFail {
+            LhcAction::ConnectorFail {
                 connector: fqdn.into(),
                 component: None,
             },

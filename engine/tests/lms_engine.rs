@@ -4,9 +4,9 @@
 mod common;
 
 use common::lms::*;
+use engine::lms::config::rules::{Rule, Thresholds, ThrottleLevel};
 use engine::lms::views::{ServerPower, ServerQuery, ServerSort, SessionQuery};
-use engine::scenario::lms_rules::{Rule, Thresholds, ThrottleLevel};
-use engine::{Action, SimDuration, SimTime, SpikeCounter};
+use engine::{LmsAction, SimDuration, SimTime, SpikeCounter};
 
 fn only_s1(extra: &str) -> engine::Simulation {
     let src = format!(
@@ -112,7 +112,7 @@ fn election_ranking_and_reelection_after_kill() {
         serde_json::json!(["s1", "s2", "s3"])
     );
     assert_eq!(elected[1].details["collector"], "s4");
-    let killed = act(&mut sim, Action::KillCollector { zone: "z1".into() });
+    let killed = act(&mut sim, LmsAction::KillCollector { zone: "z1".into() });
     let kinds: Vec<&str> = killed.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(
         kinds,
@@ -143,10 +143,10 @@ fn a_zone_without_servers_up_has_no_collector() {
     let mut sim = sim("", "");
     sim.advance_to(at_secs(1));
     for h in ["s4", "s5", "s6"] {
-        act(&mut sim, Action::ServerReboot { server: h.into() });
+        act(&mut sim, LmsAction::ServerReboot { server: h.into() });
     }
     assert_eq!(sim.lms().farm().zones[1].collector, None);
-    let err = sim.apply_now(Action::KillCollector { zone: "z2".into() }, None);
+    let err = sim.apply_now(LmsAction::KillCollector { zone: "z2".into() }, None);
     assert_eq!(
         err.map_err(|e| e.to_string()),
         Err("zone \"z2\" has no data collector".to_owned())
@@ -166,7 +166,7 @@ fn cadence_small_drift_waits_for_request_large_drift_pushes_at_next_tick() {
     // CPU 25% -> cpu rule 1875: index 1875 + 5% x 1875 = 1969 (a drift of 94).
     act(
         &mut sim,
-        Action::CounterSpike {
+        LmsAction::CounterSpike {
             server: "s5".into(),
             counter: SpikeCounter::Cpu,
             percent: 25,
@@ -196,7 +196,7 @@ fn cadence_small_drift_waits_for_request_large_drift_pushes_at_next_tick() {
     // CPU 45% -> 4375: a drift of 2400 is pushed at the next counter tick.
     act(
         &mut sim,
-        Action::CounterSpike {
+        LmsAction::CounterSpike {
             server: "s5".into(),
             counter: SpikeCounter::Cpu,
             percent: 45,
@@ -225,7 +225,7 @@ fn a_down_member_fails_the_ping() {
     sim.advance_to(at_secs(10));
     act(
         &mut sim,
-        Action::ServerReboot {
+        LmsAction::ServerReboot {
             server: "s3".into(),
         },
     );
@@ -249,7 +249,7 @@ fn placement_least_loaded_then_reconnect_wins() {
     assert_eq!(of_kind(&e, "session.placed")[0].subject, "s2");
     act(
         &mut sim,
-        Action::DisconnectSessions {
+        LmsAction::DisconnectSessions {
             user: Some("alice".into()),
             server: None,
             count: 1,
@@ -311,7 +311,7 @@ users = 1
     sim.advance_to(at_secs(5));
     act(
         &mut sim,
-        Action::EvaluatorAssign {
+        LmsAction::EvaluatorAssign {
             evaluator: "Tight".into(),
             servers: vec![],
             applications: vec!["Excel".into()],
@@ -362,7 +362,7 @@ fn evaluator_edit_save_assign_delete() {
     ];
     let e = act(
         &mut sim,
-        Action::EvaluatorSave {
+        LmsAction::EvaluatorSave {
             name: "Cpu".into(),
             rules: rules.clone(),
             replaces: None,
@@ -371,7 +371,7 @@ fn evaluator_edit_save_assign_delete() {
     assert_eq!(e.last().map(|e| e.kind.as_str()), Some("evaluator.saved"));
     let e = act(
         &mut sim,
-        Action::EvaluatorAssign {
+        LmsAction::EvaluatorAssign {
             evaluator: "Cpu".into(),
             servers: vec!["S2".into()],
             applications: vec![],
@@ -379,7 +379,7 @@ fn evaluator_edit_save_assign_delete() {
     );
     assert_eq!(e[0].details["servers"], serde_json::json!(["s2"]));
     assert_eq!(server(&sim, "s2").evaluator, "Cpu");
-    let err = sim.apply_now(Action::EvaluatorDelete { name: "Cpu".into() }, None);
+    let err = sim.apply_now(LmsAction::EvaluatorDelete { name: "Cpu".into() }, None);
     assert_eq!(
         err.map_err(|e| e.to_string()),
         Err(
@@ -401,13 +401,13 @@ fn evaluator_edit_save_assign_delete() {
     assert_eq!(total + preview.rejected_edited, 4);
     act(
         &mut sim,
-        Action::EvaluatorAssign {
+        LmsAction::EvaluatorAssign {
             evaluator: "Default".into(),
             servers: vec!["s2".into()],
             applications: vec![],
         },
     );
-    let e = act(&mut sim, Action::EvaluatorDelete { name: "Cpu".into() });
+    let e = act(&mut sim, LmsAction::EvaluatorDelete { name: "Cpu".into() });
     assert_eq!(e[0].kind, "evaluator.deleted");
     assert!(sim.lms().evaluator("Cpu").is_none());
     assert_eq!(sim.lms().evaluators().len(), 3);
@@ -460,7 +460,7 @@ fn ended_sessions_and_pushes_are_aggregated_per_zone_and_sample() {
     sim.advance_to(at_secs(5));
     let mut events = act(
         &mut sim,
-        Action::LogonStorm {
+        LmsAction::LogonStorm {
             users: 40,
             over: SimDuration::from_mins(1),
             app: None,

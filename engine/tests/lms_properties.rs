@@ -5,9 +5,9 @@
 mod common;
 
 use common::lms::*;
+use engine::lms::config::LoadFormula;
 use engine::lms::rules::{index_of, linear, round_index};
-use engine::scenario::lms::LoadFormula;
-use engine::{Action, SimTime};
+use engine::{LmsAction, SimTime};
 use proptest::prelude::*;
 
 fn big_farm(servers: usize, restricted_every: usize) -> String {
@@ -57,7 +57,7 @@ proptest! {
         let mut sim = engine::Simulation::new(&s, 1);
         sim.advance_to(SimTime::from_secs(1));
         for h in &down {
-            let _ = sim.apply_now(Action::ServerReboot { server: format!("h{h}") }, None);
+            let _ = sim.apply_now(LmsAction::ServerReboot { server: format!("h{h}") }, None);
         }
         let mut lms = sim.lms().clone();
         for (i, l) in loads.iter().enumerate() {
@@ -94,7 +94,7 @@ proptest! {
             let before = sim.lms().sessions(&engine::lms::views::SessionQuery { limit: 500, ..Default::default() });
             let mine = before.rows.iter().find(|r| r.user == user).cloned();
             if mine.as_ref().is_some_and(|m| m.state == engine::lms::views::SessionState::Connected) {
-                let _ = sim.apply_now(Action::DisconnectSessions { user: Some(user.clone()), server: None, count: 1 }, None);
+                let _ = sim.apply_now(LmsAction::DisconnectSessions { user: Some(user.clone()), server: None, count: 1 }, None);
                 continue;
             }
             let loads: Vec<(String, Option<u32>)> = (1..=6).map(|n| {

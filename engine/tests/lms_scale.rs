@@ -6,10 +6,8 @@
 //! tick), so the day writes about 0.83 M events (it was about 2 M with one per server):
 //! `session.placed` (one per launch) dominates.
 
-use engine::scenario::lms::{
-    ApplicationConfig, LmsConfig, RecurringStorm, ServerConfig, ZoneConfig,
-};
-use engine::{Engine, LmsEngine, Rng, SimDuration, SimTime};
+use engine::lms::config::{ApplicationConfig, LmsConfig, RecurringStorm, ServerConfig, ZoneConfig};
+use engine::{Apply, Engine, LmsAction, LmsEngine, Rng, SimDuration, SimTime};
 
 fn farm(zones: usize, per_zone: usize, storm_users: u32) -> LmsConfig {
     let mut cfg = LmsConfig::default();
@@ -91,7 +89,7 @@ fn half_a_million_concurrent_sessions() {
     let mut out = Vec::new();
     engine.advance(SimTime::ZERO, &mut out);
     for k in 0..5u64 {
-        let storm = engine::Action::LogonStorm {
+        let storm = LmsAction::LogonStorm {
             users: 100_000,
             over: SimDuration::from_mins(30),
             app: None,

@@ -5,9 +5,9 @@ mod common;
 
 use common::lms::*;
 use engine::lms::black_hole_ab;
+use engine::lms::config::rules::{Rule, Thresholds};
 use engine::lms::views::FarmView;
-use engine::scenario::lms_rules::{Rule, Thresholds};
-use engine::{Action, SimDuration, SimTime, Simulation, SpikeCounter};
+use engine::{LmsAction, SimDuration, SimTime, Simulation, SpikeCounter};
 
 #[test]
 fn black_hole_ab_reproduces_only_without_the_fix() {
@@ -136,53 +136,53 @@ fn bad_actions_are_refused_and_change_nothing() {
     sim.advance_to(SimTime::from_secs(5));
     act(&mut sim, launch("alice", "Word", None));
     let farm_before: FarmView = sim.lms().farm();
-    let cases: Vec<(Action, &str)> = vec![
+    let cases: Vec<(LmsAction, &str)> = vec![
         (
-            Action::LogonStorm { users: 0, over: SimDuration::from_mins(1), app: None },
+            LmsAction::LogonStorm { users: 0, over: SimDuration::from_mins(1), app: None },
             "users: must be between 1 and 100000; got 0",
         ),
         (
-            Action::LogonStorm { users: 5, over: SimDuration::from_mins(1), app: Some("Paint".into()) },
+            LmsAction::LogonStorm { users: 5, over: SimDuration::from_mins(1), app: Some("Paint".into()) },
             "unknown application \"Paint\" (known: Word, Excel, Secure)",
         ),
         (
-            Action::ServerReboot { server: "s9".into() },
+            LmsAction::ServerReboot { server: "s9".into() },
             "unknown server \"s9\" (known: s1, s2, s3, s4, s5, s6)",
         ),
         (
-            Action::KillCollector { zone: "z9".into() },
+            LmsAction::KillCollector { zone: "z9".into() },
             "unknown zone \"z9\" (known: z1, z2)",
         ),
         (
-            Action::CounterSpike { server: "s1".into(), counter: SpikeCounter::Cpu, percent: 101, duration: SimDuration::from_mins(1) },
+            LmsAction::CounterSpike { server: "s1".into(), counter: SpikeCounter::Cpu, percent: 101, duration: SimDuration::from_mins(1) },
             "percent: must be between 0 and 100; got 101",
         ),
         (
-            Action::CounterSpike { server: "s1".into(), counter: SpikeCounter::Memory, percent: 50, duration: SimDuration::from_millis(500) },
+            LmsAction::CounterSpike { server: "s1".into(), counter: SpikeCounter::Memory, percent: 50, duration: SimDuration::from_millis(500) },
             "duration: must be at least 1s; got 500ms",
         ),
         (
-            Action::DisconnectSessions { user: Some("alice".into()), server: Some("s1".into()), count: 1 },
+            LmsAction::DisconnectSessions { user: Some("alice".into()), server: Some("s1".into()), count: 1 },
             "user: give exactly one of user and server",
         ),
         (
-            Action::LogoffSessions { user: None, server: Some("s1".into()), count: 0 },
+            LmsAction::LogoffSessions { user: None, server: Some("s1".into()), count: 0 },
             "count: must be between 1 and 100000; got 0",
         ),
         (
-            Action::LogoffSessions { user: Some("bob".into()), server: None, count: 1 },
+            LmsAction::LogoffSessions { user: Some("bob".into()), server: None, count: 1 },
             "user \"bob\" has no session",
         ),
         (
-            Action::EvaluatorSave { name: "".into(), rules: vec![Rule::ServerUserLoad { users: 10 }], replaces: None },
+            LmsAction::EvaluatorSave { name: "".into(), rules: vec![Rule::ServerUserLoad { users: 10 }], replaces: None },
             "name must not be empty",
         ),
         (
-            Action::EvaluatorSave { name: "X".into(), rules: vec![], replaces: None },
+            LmsAction::EvaluatorSave { name: "X".into(), rules: vec![], replaces: None },
             "rules: an evaluator needs at least one rule",
         ),
         (
-            Action::EvaluatorSave {
+            LmsAction::EvaluatorSave {
                 name: "X".into(),
                 rules: vec![
                     Rule::ServerUserLoad { users: 10 },
@@ -194,7 +194,7 @@ fn bad_actions_are_refused_and_change_nothing() {
             "rules: rules[2].high: must be greater than low (50); got 20",
         ),
         (
-            Action::EvaluatorSave {
+            LmsAction::EvaluatorSave {
                 name: "X".into(),
                 rules: vec![Rule::ServerUserLoad { users: 10 }, Rule::ServerUserLoad { users: 5 }],
                 replaces: None,
@@ -202,35 +202,35 @@ fn bad_actions_are_refused_and_change_nothing() {
             "rules: rules[1].rule: duplicate rule \"server_user_load\" (first defined at rules[0])",
         ),
         (
-            Action::EvaluatorSave { name: "Lab".into(), rules: vec![Rule::ServerUserLoad { users: 10 }], replaces: None },
+            LmsAction::EvaluatorSave { name: "Lab".into(), rules: vec![Rule::ServerUserLoad { users: 10 }], replaces: None },
             "name: an evaluator \"Lab\" already exists; edit it with replaces = \"Lab\"",
         ),
         (
-            Action::EvaluatorSave { name: "Mine".into(), rules: vec![Rule::ServerUserLoad { users: 10 }], replaces: Some("Default".into()) },
+            LmsAction::EvaluatorSave { name: "Mine".into(), rules: vec![Rule::ServerUserLoad { users: 10 }], replaces: Some("Default".into()) },
             "name: the built-in evaluator \"Default\" cannot be renamed",
         ),
         (
-            Action::EvaluatorDelete { name: "Advanced".into() },
+            LmsAction::EvaluatorDelete { name: "Advanced".into() },
             "name: the built-in evaluator \"Advanced\" cannot be deleted",
         ),
         (
-            Action::EvaluatorDelete { name: "Lab".into() },
+            LmsAction::EvaluatorDelete { name: "Lab".into() },
             "name: evaluator \"Lab\" is still assigned to applications Secure; assign another first",
         ),
         (
-            Action::EvaluatorAssign { evaluator: "Nope".into(), servers: vec!["s1".into()], applications: vec![] },
+            LmsAction::EvaluatorAssign { evaluator: "Nope".into(), servers: vec!["s1".into()], applications: vec![] },
             "unknown evaluator \"Nope\" (known: Default, Advanced, Lab)",
         ),
         (
-            Action::EvaluatorAssign { evaluator: "Lab".into(), servers: vec![], applications: vec![] },
+            LmsAction::EvaluatorAssign { evaluator: "Lab".into(), servers: vec![], applications: vec![] },
             "servers: name at least one server or application",
         ),
         (
-            Action::EvaluatorUnassign { application: "Word".into() },
+            LmsAction::EvaluatorUnassign { application: "Word".into() },
             "application \"Word\" has no evaluator of its own",
         ),
         (
-            Action::FarmSettings { black_hole_fix: None, formula: None },
+            LmsAction::FarmSettings { black_hole_fix: None, formula: None },
             "black_hole_fix: change at least one setting (black_hole_fix or formula)",
         ),
     ];

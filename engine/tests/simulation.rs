@@ -4,7 +4,7 @@ mod common;
 
 use common::{kinds, scenario, HEARTBEATS};
 use engine::{
-    Action, ActionError, EngineId, ScenarioError, SimDuration, SimTime, Simulation, TimedAction,
+    ActionError, CoreAction, EngineId, ScenarioError, SimDuration, SimTime, Simulation, TimedAction,
 };
 
 const NO_JITTER: &str = r#"
@@ -117,7 +117,7 @@ fn same_instant_actions_keep_scheduling_order() -> Result<(), ScenarioError> {
     let note = |text: &str| TimedAction {
         at: SimTime::from_secs(10),
         actor: None,
-        action: Action::Note { text: text.into() },
+        action: CoreAction::Note { text: text.into() }.into(),
     };
     sim.schedule(vec![note("first"), note("second")]);
     sim.schedule(vec![note("third")]);
@@ -153,9 +153,10 @@ fn a_failing_timeline_action_is_reported_not_fatal() -> Result<(), ScenarioError
     let resume = TimedAction {
         at: SimTime::from_secs(3),
         actor: Some("carol".into()),
-        action: Action::HeartbeatResume {
+        action: CoreAction::HeartbeatResume {
             heartbeat: "a".into(),
-        },
+        }
+        .into(),
     };
     sim.schedule(vec![resume]);
     let events = sim.advance_to(SimTime::from_secs(10));
@@ -175,9 +176,10 @@ fn late_scheduled_actions_run_at_the_current_time() -> Result<(), ScenarioError>
     sim.schedule(vec![TimedAction {
         at: SimTime::from_secs(1),
         actor: None,
-        action: Action::Note {
+        action: CoreAction::Note {
             text: "late".into(),
-        },
+        }
+        .into(),
     }]);
     assert_eq!(sim.next_due(), Some(SimTime::from_secs(30)));
     let events = sim.step_to_next();
@@ -194,7 +196,7 @@ fn apply_now_errors_change_nothing() -> Result<(), ScenarioError> {
     let mut sim = Simulation::new(&s, 1);
     let reference = sim.clone();
     let unknown = sim.apply_now(
-        Action::HeartbeatPause {
+        CoreAction::HeartbeatPause {
             heartbeat: "zz".into(),
         },
         Some("dave".into()),
@@ -204,7 +206,7 @@ fn apply_now_errors_change_nothing() -> Result<(), ScenarioError> {
         Err("unknown heartbeat \"zz\" (known: a, b)".into())
     );
     let too_short = sim.apply_now(
-        Action::HeartbeatInterval {
+        CoreAction::HeartbeatInterval {
             heartbeat: "a".into(),
             interval: SimDuration(10),
         },
@@ -227,7 +229,7 @@ fn apply_now_errors_change_nothing() -> Result<(), ScenarioError> {
 fn apply_now_pause_then_resume() -> Result<(), ScenarioError> {
     let s = scenario(NO_JITTER)?;
     let mut sim = Simulation::new(&s, 1);
-    let pause = Action::HeartbeatPause {
+    let pause = CoreAction::HeartbeatPause {
         heartbeat: "b".into(),
     };
     let first = sim
@@ -251,7 +253,7 @@ fn apply_now_pause_then_resume() -> Result<(), ScenarioError> {
     assert!(quiet.iter().all(|e| e.subject != "b"));
     assert!(sim.core().heartbeat("b").is_some_and(|h| h.is_paused()));
     let resumed = sim.apply_now(
-        Action::HeartbeatResume {
+        CoreAction::HeartbeatResume {
             heartbeat: "b".into(),
         },
         None,

@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 
-use crate::router::ServerState;
+use crate::state::ServerState;
 
 /// Most rows one export returns (the response says when it was cut).
 pub const MAX_EXPORT_ROWS: i64 = 200_000;

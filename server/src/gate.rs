@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
 use tower_sessions::Session;
 
-use crate::router::ServerState;
+use crate::state::ServerState;
 
 /// Paths open without signing in.
 fn is_public(path: &str) -> bool {

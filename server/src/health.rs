@@ -6,7 +6,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use crate::router::ServerState;
+use crate::state::ServerState;
 
 /// The health check.
 pub async fn healthz(State(state): State<ServerState>) -> Response {

@@ -3,7 +3,8 @@
 //!
 //! Reading order: [`cli`] (every flag and its environment variable) → [`serve`] (start-up:
 //! database, first admin, scenario, runtime, listener, shutdown) → [`router`] (routes and
-//! layers; [`router::build`] is what the tests drive with `oneshot`) → [`gate`] (sign-in
+//! layers; [`router::build`] is what the tests drive with `oneshot`; [`state`] what its
+//! handlers share) → [`gate`] (sign-in
 //! required) → [`live`], [`export`], [`health`] → [`dns`] (the ADNS responder) → [`simulate`] and [`users`] (the other
 //! sub-commands).
 
@@ -20,4 +21,5 @@ pub mod router;
 pub mod scenario_file;
 pub mod serve;
 pub mod simulate;
+pub mod state;
 pub mod users;

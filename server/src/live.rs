@@ -14,7 +14,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 use tokio_stream::wrappers::WatchStream;
 
-use crate::router::ServerState;
+use crate::state::ServerState;
 
 /// Length of the rate window for event messages.
 pub const WINDOW: Duration = Duration::from_millis(250);

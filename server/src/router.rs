@@ -4,16 +4,14 @@
 use std::sync::OnceLock;
 
 use app::{shell, App};
-use axum::extract::{FromRef, Request, State};
+use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use leptos::config::LeptosOptions;
 use leptos::prelude::provide_context;
-use leptos_axum::{
-    generate_route_list, handle_server_fns_with_context, AxumRouteListing, LeptosRoutes,
-};
+use leptos_axum::{generate_route_list, handle_server_fns_with_context, LeptosRoutes};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use services::Services;
 use tower_sessions::cookie::time::Duration as CookieDuration;
@@ -21,28 +19,11 @@ use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
 use tower_sessions_sqlx_store::SqliteStore;
 
+pub use crate::state::ServerState;
 use crate::{export, gate, health, live};
 
 /// Sessions end after this long without a request.
 pub const SESSION_IDLE_HOURS: i64 = 8;
-
-/// What every handler can reach.
-#[derive(Clone)]
-pub struct ServerState {
-    /// Backend services.
-    pub services: Services,
-    /// Leptos options (site root, bundle name).
-    pub leptos_options: LeptosOptions,
-    /// The Prometheus recorder's handle.
-    pub prometheus: PrometheusHandle,
-    routes: Vec<AxumRouteListing>,
-}
-
-impl FromRef<ServerState> for LeptosOptions {
-    fn from_ref(state: &ServerState) -> Self {
-        state.leptos_options.clone()
-    }
-}
 
 /// The process-wide Prometheus recorder (installed once, shared by every router built).
 pub fn prometheus() -> PrometheusHandle {

@@ -124,7 +124,7 @@ file = "demand.csv"
 
     #[test]
     fn a_csv_workload_is_read_next_to_the_scenario() {
-        use engine::scenario::autoscale::Workload;
+        use engine::autoscale::config::Workload;
         let dir = tempfile::tempdir().expect("tempdir");
         let scenario_path = dir.path().join("s.toml");
         std::fs::write(&scenario_path, CSV_SCENARIO).expect("write");

@@ -9,7 +9,7 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{app_with, body_text, TestApp};
-use engine::scenario::autoscale::GroupParams;
+use engine::autoscale::config::GroupParams;
 
 const SCENARIO: &str = r#"
 [scenario]
@@ -408,10 +408,7 @@ async fn the_distribution_switch_and_application_actions_change_the_records() {
         .await
         .expect("query")
         .expect("group");
-    assert_eq!(
-        records.0,
-        engine::scenario::autoscale::DistributionMode::Dns
-    );
+    assert_eq!(records.0, engine::autoscale::config::DistributionMode::Dns);
     assert!(
         records.1.dns.is_some() && records.1.nlb.is_none(),
         "{records:?}"

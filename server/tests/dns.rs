@@ -7,7 +7,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use engine::{Action, Scenario, Speed};
+use engine::{GslbAction, Scenario, Speed};
 use hickory_proto::op::{Message, Query, ResponseCode};
 use hickory_proto::rr::{Name, RData, RecordType};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -195,7 +195,7 @@ async fn no_parent_up_means_servfail() {
     let live = live().await;
     for site in ["SiteP1", "SiteP2", "SiteP3"] {
         live.runtime
-            .apply(Action::SiteDown { site: site.into() }, "test")
+            .apply(GslbAction::SiteDown { site: site.into() }, "test")
             .await
             .expect("site down");
     }
@@ -203,7 +203,7 @@ async fn no_parent_up_means_servfail() {
     assert_eq!(m.metadata.response_code, ResponseCode::ServFail);
     live.runtime
         .apply(
-            Action::SiteUp {
+            GslbAction::SiteUp {
                 site: "SiteP2".into(),
             },
             "test",

@@ -350,7 +350,7 @@ async fn load_management_actions_are_role_checked_validated_and_audited() {
         .expect("query");
     assert_eq!(
         unchanged,
-        engine::scenario::lms_rules::builtin_rules("Advanced")
+        engine::lms::config::rules::builtin_rules("Advanced")
     );
 
     let rules = r#"[{"rule":"cpu_utilization","low":"0","high":"5"},{"rule":"load_throttling","level":"high"}]"#;

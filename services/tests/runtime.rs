@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use engine::{Action, Scenario, Speed};
+use engine::{CoreAction, Scenario, Speed};
 use services::history::{self, EventFilter};
 use services::runtime;
 
@@ -117,7 +117,7 @@ async fn speed_changes_and_actions_are_events_with_their_actor() {
     assert_eq!(status.speed, Speed::X60);
     let events = rt
         .apply(
-            Action::Note {
+            CoreAction::Note {
                 text: "hello".into(),
             },
             "alice",
@@ -131,7 +131,7 @@ async fn speed_changes_and_actions_are_events_with_their_actor() {
     assert_eq!(note.actor.as_deref(), Some("alice"));
     let refused = rt
         .apply(
-            Action::HeartbeatPause {
+            CoreAction::HeartbeatPause {
                 heartbeat: "nope".into(),
             },
             "alice",

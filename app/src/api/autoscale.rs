@@ -179,9 +179,9 @@ pub struct AutoscaleActInput {
 }
 
 /// Highest load level an operator may inject, percent.
-pub const MAX_LEVEL: f64 = engine::scenario::autoscale::MAX_INJECT_LEVEL;
+pub const MAX_LEVEL: f64 = engine::autoscale::config::MAX_INJECT_LEVEL;
 /// Longest spike, minutes.
-pub const MAX_SPIKE_MIN: u32 = engine::scenario::autoscale::MAX_INJECT_MIN;
+pub const MAX_SPIKE_MIN: u32 = engine::autoscale::config::MAX_INJECT_MIN;
 
 /// An operator action on a group; answers the events it produced (what changed). Operator
 /// role; audited.
@@ -207,8 +207,8 @@ pub async fn autoscale_act(input: AutoscaleActInput) -> Result<Vec<EventRow>, Ap
 
 #[cfg(feature = "ssr")]
 mod act {
-    use engine::scenario::autoscale::DistributionMode;
-    use engine::Action;
+    use engine::autoscale::config::DistributionMode;
+    use engine::AutoscaleAction;
 
     use super::{AutoscaleActInput, MAX_LEVEL, MAX_SPIKE_MIN};
     use crate::error::AppError;
@@ -223,7 +223,7 @@ mod act {
     }
 
     /// The engine action an operator's form asks for.
-    pub fn to_action(i: &AutoscaleActInput) -> Result<Action, AppError> {
+    pub fn to_action(i: &AutoscaleActInput) -> Result<AutoscaleAction, AppError> {
         let group = need(&i.group, "group")?;
         Ok(match i.op.trim() {
             "load_inject" => {
@@ -256,7 +256,7 @@ mod act {
                     )
                 };
                 let zone = i.zone.trim();
-                Action::LoadInject {
+                AutoscaleAction::LoadInject {
                     group,
                     zone: (!zone.is_empty()).then(|| zone.to_owned()),
                     level,
@@ -265,14 +265,14 @@ mod act {
             }
             "load_release" => {
                 let zone = i.zone.trim();
-                Action::LoadRelease {
+                AutoscaleAction::LoadRelease {
                     group,
                     zone: (!zone.is_empty()).then(|| zone.to_owned()),
                 }
             }
-            "app_deploy" => Action::AppDeploy { group },
-            "app_remove" => Action::AppRemove { group },
-            "distribution_switch" => Action::DistributionSwitch {
+            "app_deploy" => AutoscaleAction::AppDeploy { group },
+            "app_remove" => AutoscaleAction::AppRemove { group },
+            "distribution_switch" => AutoscaleAction::DistributionSwitch {
                 group,
                 mode: match i.mode.trim() {
                     "dns" => DistributionMode::Dns,
@@ -298,7 +298,7 @@ mod act {
 /// Parses the editor's parameters (JSON of a
 /// [`ParamsDraft`](crate::model::autoscale::ParamsDraft)) and checks them.
 #[cfg(feature = "ssr")]
-fn parse_params(params: &str) -> Result<engine::scenario::autoscale::GroupParams, AppError> {
+fn parse_params(params: &str) -> Result<engine::autoscale::config::GroupParams, AppError> {
     let draft: crate::model::autoscale::ParamsDraft = serde_json::from_str(params)
         .map_err(|e| AppError::invalid("params", format!("is not a parameter set: {e}")))?;
     draft.to_params()
@@ -383,7 +383,7 @@ pub async fn autoscale_save(group: String, params: String) -> Result<(), AppErro
             args,
             |services, user| async move {
                 let settings = parse_params(&params)?;
-                let action = engine::Action::GroupSettings {
+                let action = engine::AutoscaleAction::GroupSettings {
                     group: group.trim().to_owned(),
                     settings,
                 };

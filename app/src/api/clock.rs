@@ -115,7 +115,7 @@ pub async fn add_note(text: String) -> Result<(), AppError> {
                         format!("must be 1 to {MAX_NOTE_LEN} characters long"),
                     ));
                 }
-                let action = engine::Action::Note { text };
+                let action = engine::CoreAction::Note { text };
                 services.runtime.apply(action, &user.username).await?;
                 Ok(())
             },

@@ -50,7 +50,7 @@ pub async fn gslb_site(name: String) -> Result<GslbSiteDetail, AppError> {
                     let parents = topology
                         .sites
                         .iter()
-                        .filter(|s| s.role == engine::scenario::gslb::SiteRole::Parent)
+                        .filter(|s| s.role == engine::gslb::config::SiteRole::Parent)
                         .map(|s| s.name.clone())
                         .collect::<Vec<_>>();
                     Some((site, links, parents, sim.now().as_millis()))
@@ -201,8 +201,8 @@ pub async fn gslb_act(input: GslbActInput) -> Result<(), AppError> {
 
 /// The engine action an operator's form asks for.
 #[cfg(feature = "ssr")]
-fn to_action(i: &GslbActInput) -> Result<engine::Action, AppError> {
-    use engine::Action;
+fn to_action(i: &GslbActInput) -> Result<engine::GslbAction, AppError> {
+    use engine::GslbAction;
     let need = |v: &str, field: &str| -> Result<String, AppError> {
         let v = v.trim();
         if v.is_empty() {
@@ -217,18 +217,18 @@ fn to_action(i: &GslbActInput) -> Result<engine::Action, AppError> {
         _ => return Err(AppError::invalid("direction", "must be both or one_way")),
     };
     Ok(match i.op.trim() {
-        "site_down" => Action::SiteDown {
+        "site_down" => GslbAction::SiteDown {
             site: need(&i.site, "site")?,
         },
-        "site_up" => Action::SiteUp {
+        "site_up" => GslbAction::SiteUp {
             site: need(&i.site, "site")?,
         },
-        "mep_cut" => Action::MepCut {
+        "mep_cut" => GslbAction::MepCut {
             from: need(&i.from, "from")?,
             to: need(&i.to, "to")?,
             one_way,
         },
-        "mep_restore" => Action::MepRestore {
+        "mep_restore" => GslbAction::MepRestore {
             from: need(&i.from, "from")?,
             to: need(&i.to, "to")?,
             one_way,
@@ -254,7 +254,7 @@ pub async fn gslb_backups(site: String, backups: String) -> Result<(), AppError>
             engine::Role::Admin,
             args,
             |services, user| async move {
-                let action = engine::Action::BackupParents {
+                let action = engine::GslbAction::BackupParents {
                     site: site.trim().to_owned(),
                     backups: split_names(&backups),
                 };
@@ -297,7 +297,7 @@ pub async fn gslb_import(cli: String) -> Result<(), AppError> {
                 if cli.len() > 1_000_000 {
                     return Err(AppError::invalid("cli", "must be at most 1 MB"));
                 }
-                let action = engine::Action::TopologyImport { cli };
+                let action = engine::GslbAction::TopologyImport { cli };
                 services.runtime.apply(action, &user.username).await?;
                 Ok(())
             },

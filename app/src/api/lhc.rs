@@ -253,7 +253,7 @@ pub async fn lhc_act(
 ) -> Result<(), AppError> {
     use crate::auth::{audited, finish};
     use crate::model::non_empty;
-    use engine::Action;
+    use engine::LhcAction;
     let action_name = format!("lhc.{op}");
     let blank = |v: Option<String>| non_empty(&v).map(str::to_owned);
     let (rl, connector, component, resource) = (
@@ -281,17 +281,17 @@ pub async fn lhc_act(
                     .transpose()
             };
             let action = match op.as_str() {
-                "force_outage" => Action::ForceOutage { resource_location: need(&rl, "resource_location")?, connector },
-                "clear_outage" => Action::ClearOutage { resource_location: need(&rl, "resource_location")?, connector },
-                "cut_cloud_link" | "restore_cloud_link" => Action::CloudLink {
+                "force_outage" => LhcAction::ForceOutage { resource_location: need(&rl, "resource_location")?, connector },
+                "clear_outage" => LhcAction::ClearOutage { resource_location: need(&rl, "resource_location")?, connector },
+                "cut_cloud_link" | "restore_cloud_link" => LhcAction::CloudLink {
                     resource_location: need(&rl, "resource_location")?,
                     connector,
                     up: op == "restore_cloud_link",
                 },
-                "restart" => Action::ConnectorRestart { connector: need(&connector, "connector")? },
-                "fail" => Action::ConnectorFail { connector: need(&connector, "connector")?, component: component()? },
-                "recover" => Action::ConnectorRecover { connector: need(&connector, "connector")?, component: component()? },
-                "test_launch" => Action::TestLaunch { resource: need(&resource, "resource")?, user: Some(user.username.clone()) },
+                "restart" => LhcAction::ConnectorRestart { connector: need(&connector, "connector")? },
+                "fail" => LhcAction::ConnectorFail { connector: need(&connector, "connector")?, component: component()? },
+                "recover" => LhcAction::ConnectorRecover { connector: need(&connector, "connector")?, component: component()? },
+                "test_launch" => LhcAction::TestLaunch { resource: need(&resource, "resource")?, user: Some(user.username.clone()) },
                 _ => return Err(AppError::invalid(
                     "op",
                     "must be force_outage, clear_outage, cut_cloud_link, restore_cloud_link, restart, fail, recover or test_launch",

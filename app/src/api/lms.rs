@@ -321,7 +321,7 @@ pub async fn lms_evaluators() -> Result<EvaluatorsPage, AppError> {
 
 /// Parses the editor's rules (a JSON list of [`RuleDraft`](crate::model::lms::RuleDraft)).
 #[cfg(feature = "ssr")]
-fn parse_rules(rules: &str) -> Result<Vec<engine::scenario::lms_rules::Rule>, AppError> {
+fn parse_rules(rules: &str) -> Result<Vec<engine::lms::config::rules::Rule>, AppError> {
     let drafts: Vec<crate::model::lms::RuleDraft> = serde_json::from_str(rules)
         .map_err(|e| AppError::invalid("rules", format!("is not a list of rules: {e}")))?;
     if drafts.is_empty() {
@@ -394,7 +394,7 @@ pub async fn lms_evaluator_save(
             args,
             |services, user| async move {
                 let rules = parse_rules(&rules)?;
-                let action = engine::Action::EvaluatorSave {
+                let action = engine::LmsAction::EvaluatorSave {
                     name: name.trim().to_owned(),
                     rules,
                     replaces: non_empty(&replaces).map(str::to_owned),
@@ -418,7 +418,7 @@ pub async fn lms_evaluator_delete(name: String) -> Result<(), AppError> {
             engine::Role::Admin,
             args,
             |services, user| async move {
-                let action = engine::Action::EvaluatorDelete { name };
+                let action = engine::LmsAction::EvaluatorDelete { name };
                 services.runtime.apply(action, &user.username).await?;
                 Ok(())
             },
@@ -452,7 +452,7 @@ pub async fn lms_evaluator_assign(
             {
                 let action = if evaluator.trim().is_empty() {
                     match (servers.is_empty(), applications.as_slice()) {
-                        (true, [application]) => engine::Action::EvaluatorUnassign {
+                        (true, [application]) => engine::LmsAction::EvaluatorUnassign {
                             application: application.clone(),
                         },
                         _ => {
@@ -466,7 +466,7 @@ pub async fn lms_evaluator_assign(
                     if servers.is_empty() && applications.is_empty() {
                         return Err(AppError::invalid("servers", "choose at least one server or application"));
                     }
-                    engine::Action::EvaluatorAssign {
+                    engine::LmsAction::EvaluatorAssign {
                         evaluator: evaluator.trim().to_owned(),
                         servers,
                         applications,
@@ -511,7 +511,7 @@ pub async fn lms_settings(
                                 .map_err(|_| AppError::invalid("formula", "must be sum or average"))
                         })
                         .transpose()?;
-                    let action = engine::Action::FarmSettings {
+                    let action = engine::LmsAction::FarmSettings {
                         black_hole_fix: fix,
                         formula,
                     };
@@ -579,7 +579,7 @@ pub async fn lms_act(input: LmsActInput) -> Result<(), AppError> {
 
 #[cfg(feature = "ssr")]
 mod act {
-    use engine::{parse_duration, Action, SimDuration};
+    use engine::{parse_duration, LmsAction, SimDuration};
 
     use super::LmsActInput;
     use crate::error::AppError;
@@ -615,21 +615,21 @@ mod act {
     }
 
     /// The engine action an operator's form asks for.
-    pub fn to_action(i: &LmsActInput, username: &str) -> Result<Action, AppError> {
+    pub fn to_action(i: &LmsActInput, username: &str) -> Result<LmsAction, AppError> {
         Ok(match i.op.as_str() {
-            "logon_storm" => Action::LogonStorm {
+            "logon_storm" => LmsAction::LogonStorm {
                 users: number(&i.count, "count", 1, 100_000)?,
                 over: duration(&i.over, "over")?,
                 app: text(&i.app),
             },
-            "app_launch" => Action::AppLaunch {
+            "app_launch" => LmsAction::AppLaunch {
                 user: text(&i.user).unwrap_or_else(|| username.to_owned()),
                 app: need(&i.app, "app")?,
                 client_ip: None,
             },
-            "reboot" => Action::ServerReboot { server: need(&i.server, "server")? },
-            "kill_collector" => Action::KillCollector { zone: need(&i.zone, "zone")? },
-            "spike" => Action::CounterSpike {
+            "reboot" => LmsAction::ServerReboot { server: need(&i.server, "server")? },
+            "kill_collector" => LmsAction::KillCollector { zone: need(&i.zone, "zone")? },
+            "spike" => LmsAction::CounterSpike {
                 server: need(&i.server, "server")?,
                 counter: serde_json::from_value(serde_json::Value::String(i.counter.trim().to_owned()))
                     .map_err(|_| AppError::invalid("counter", "must be cpu or memory"))?,
@@ -643,9 +643,9 @@ mod act {
                 }
                 let count = if server.is_some() { number(&i.count, "count", 1, 100_000)? } else { 1 };
                 if i.op == "disconnect" {
-                    Action::DisconnectSessions { user, server, count }
+                    LmsAction::DisconnectSessions { user, server, count }
                 } else {
-                    Action::LogoffSessions { user, server, count }
+                    LmsAction::LogoffSessions { user, server, count }
                 }
             }
             _ => {

@@ -2,8 +2,8 @@
 //! and maximum lines, breach streaks, scale-out / scale-in markers, cooldown, drain and (DNS
 //! mode) TTL periods shaded, and the nodes in service as a step chart in a strip below.
 
+use engine::autoscale::config::Metric;
 use engine::autoscale::views::ClusterState;
-use engine::scenario::autoscale::Metric;
 use leptos::prelude::*;
 
 use crate::model::autoscale::{metric_name, metric_unit, MetricSeries, Timeline};

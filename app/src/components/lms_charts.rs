@@ -1,8 +1,8 @@
 //! SVG charts of the load-management pages: a server's load index stacked by rule
 //! contribution, and sessions per server over time (the black-hole A/B).
 
+use engine::lms::config::LoadFormula;
 use engine::lms::views::AbRun;
-use engine::scenario::lms::LoadFormula;
 use leptos::prelude::*;
 
 use crate::format::sim_time;

@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use engine::gslb::config::SiteRole;
 use engine::gslb::views::{LinkKind, LinkView, MepStatus, SiteView, TopologyView};
-use engine::scenario::gslb::SiteRole;
 use leptos::prelude::*;
 
 const PARENT_W: f64 = 120.0;

@@ -3,11 +3,11 @@
 //! breaches and decisions), the decisions read back from the history, the editor's draft
 //! of a group's parameters and the what-if replay.
 
-use engine::autoscale::views::{ClusterState, GroupView, MinuteOutcome, MinuteView, WhatIfSummary};
-use engine::scenario::autoscale::{
+use engine::autoscale::config::{
     GroupParams, Metric, ThresholdConfig, MAX_CLUSTER_NODES, MAX_TIMING_MIN, MAX_TTL_S,
     MAX_WATCH_MIN,
 };
+use engine::autoscale::views::{ClusterState, GroupView, MinuteOutcome, MinuteView, WhatIfSummary};
 use engine::FieldPath;
 use serde::{Deserialize, Serialize};
 
@@ -477,7 +477,7 @@ pub fn field_error(error: &Option<AppError>, field: &str) -> Option<String> {
 /// What switching `group` to the other distribution mode would do, one line per change (the
 /// confirmation text).
 pub fn switch_consequences(group: &GroupView) -> Vec<String> {
-    use engine::scenario::autoscale::DistributionMode as Mode;
+    use engine::autoscale::config::DistributionMode as Mode;
     let nodes: u32 = group.zones.iter().map(|z| z.nodes_in_service).sum();
     let zones = group.zones.len();
     let domain = &group.domain;

@@ -1,8 +1,8 @@
 //! What the load-management pages receive: the engine's views plus the series read back from
 //! the persisted `load.sample` and `session.placed` events, and the evaluator editor's draft.
 
+use engine::lms::config::LoadFormula;
 use engine::lms::views::{EvaluatorView, FarmView, LoadTableRow, ServerView, SessionPage};
-use engine::scenario::lms::LoadFormula;
 use serde::{Deserialize, Serialize};
 
 use super::EventRow;
@@ -273,8 +273,8 @@ pub fn is_counter(rule: &str) -> bool {
 
 impl RuleDraft {
     /// The draft of an existing rule.
-    pub fn from_rule(rule: &engine::scenario::lms_rules::Rule) -> RuleDraft {
-        use engine::scenario::lms_rules::Rule;
+    pub fn from_rule(rule: &engine::lms::config::rules::Rule) -> RuleDraft {
+        use engine::lms::config::rules::Rule;
         let mut d = RuleDraft {
             rule: rule.name().to_owned(),
             ..RuleDraft::default()
@@ -324,9 +324,9 @@ impl RuleDraft {
     pub fn to_rule(
         &self,
         i: usize,
-    ) -> Result<engine::scenario::lms_rules::Rule, crate::error::AppError> {
+    ) -> Result<engine::lms::config::rules::Rule, crate::error::AppError> {
         use crate::error::AppError;
-        use engine::scenario::lms_rules::{Rule, Thresholds};
+        use engine::lms::config::rules::{Rule, Thresholds};
         let field = |name: &str| format!("rules[{i}].{name}");
         let number = |name: &str, text: &str, max: u64| -> Result<u64, AppError> {
             text.trim()
@@ -360,7 +360,7 @@ impl RuleDraft {
                 .map(str::to_owned)
                 .collect()
         };
-        let counter_max = engine::scenario::lms_rules::MAX_COUNTER;
+        let counter_max = engine::lms::config::rules::MAX_COUNTER;
         Ok(match self.rule.as_str() {
             "application_user_load" => Rule::ApplicationUserLoad {
                 app: self.app.trim().to_owned(),
@@ -390,7 +390,7 @@ impl RuleDraft {
                     .iter()
                     .map(|w| {
                         w.parse()
-                            .map_err(|e: engine::scenario::lms_rules::FormatError| {
+                            .map_err(|e: engine::lms::config::rules::FormatError| {
                                 AppError::invalid(field("windows"), e.to_string())
                             })
                     })
@@ -401,7 +401,7 @@ impl RuleDraft {
                     .iter()
                     .map(|r| {
                         r.parse()
-                            .map_err(|e: engine::scenario::lms_rules::FormatError| {
+                            .map_err(|e: engine::lms::config::rules::FormatError| {
                                 AppError::invalid(field("ranges"), e.to_string())
                             })
                     })
@@ -423,7 +423,7 @@ impl RuleDraft {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::scenario::lms_rules::{builtin_rules, Rule, Thresholds};
+    use engine::lms::config::rules::{builtin_rules, Rule, Thresholds};
 
     #[test]
     fn samples_and_contributions() {

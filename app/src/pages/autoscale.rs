@@ -3,8 +3,8 @@
 //! decision with its reason. Also the overview card and the badges the other autoscale pages
 //! share.
 
+use engine::autoscale::config::DistributionMode;
 use engine::autoscale::views::{ClusterState, ClusterView, DecisionView, GroupView};
-use engine::scenario::autoscale::DistributionMode;
 use leptos::prelude::*;
 use leptos_meta::Title;
 

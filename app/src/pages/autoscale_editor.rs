@@ -4,8 +4,8 @@
 //! what really happened, and Apply (the `group_settings` action). The server checks every
 //! field; a refused value is shown next to its field and nothing changes.
 
+use engine::autoscale::config::DistributionMode;
 use engine::autoscale::views::GroupView;
-use engine::scenario::autoscale::DistributionMode;
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;

@@ -3,8 +3,8 @@
 //! the distributor holds; the parameters (documented or assumed); the recent decisions with
 //! their reasons; and for operators the load, application and distribution actions.
 
+use engine::autoscale::config::DistributionMode;
 use engine::autoscale::views::{ClusterView, GroupView, InjectionView, NodeState, RecordsView};
-use engine::scenario::autoscale::DistributionMode;
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;

@@ -2,8 +2,8 @@
 //! and MEP links), the resolve panel, the settings (documented or assumed). Also the
 //! section's tabs and the overview card.
 
+use engine::gslb::config::{GslbMethod, SiteRole};
 use engine::gslb::views::{ClientLocationView, DomainView, SiteView, TopologyView};
-use engine::scenario::gslb::{GslbMethod, SiteRole};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;

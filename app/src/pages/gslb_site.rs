@@ -2,8 +2,8 @@
 //! by an administrator on a parent), its MEP links now and their changes over time, and its
 //! adoption history with the reasons.
 
+use engine::gslb::config::SiteRole;
 use engine::gslb::views::{DirectionView, LinkView};
-use engine::scenario::gslb::SiteRole;
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;

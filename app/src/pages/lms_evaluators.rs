@@ -55,7 +55,7 @@ impl Draft {
 }
 
 /// Short text of a rule for the list.
-fn rule_summary(rule: &engine::scenario::lms_rules::Rule) -> String {
+fn rule_summary(rule: &engine::lms::config::rules::Rule) -> String {
     let d = RuleDraft::from_rule(rule);
     let label = RULE_KINDS
         .iter()

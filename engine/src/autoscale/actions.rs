@@ -1,29 +1,204 @@
-//! Operator actions of the autoscale engine: state checks (what the configuration alone cannot
-//! tell) and their application at `now`. Each takes effect from the next minute evaluated.
+//! [`AutoscaleAction`]: what an operator does to an autoscale group (inject or release load,
+//! deploy or remove the application, switch the distribution, edit the parameters), with its
+//! check against `[autoscale]` ([`AutoscaleConfig::check_action`]) and against the state
+//! (`AutoscaleEngine::check_state`) side by side, then its application. Each takes effect
+//! from the next minute evaluated; a rejected action changes nothing.
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
-use super::decide::Limits;
+use super::config::{
+    AutoscaleConfig, DistributionMode, GroupConfig, GroupParams, MAX_INJECT_LEVEL, MAX_INJECT_MIN,
+};
 use super::engine::AutoscaleEngine;
-use super::events::{changed_fields, ev, params_json};
-use super::model::{ip_text, Group, PublicIps};
-use super::views::NodeState;
-use crate::action::{Action, ActionError};
-use crate::event::Event;
-use crate::scenario::autoscale::{DistributionMode, GroupParams};
+use super::operations::{deploy, load_inject, load_release, settings_change, switch};
+use crate::action::error::ActionError;
+use crate::clock::SimTime;
+use crate::event::{attribute, Event};
+use crate::scenario::check::some_of;
+use crate::scenario::error::FieldPath;
+use crate::step::Apply;
 
-fn mode_str(mode: DistributionMode) -> &'static str {
-    match mode {
-        DistributionMode::Dns => "dns",
-        DistributionMode::Nlb => "nlb",
+/// An action of the autoscale engine. Serialized flat with a `kind` tag in snake_case, like
+/// every engine's actions (see [`Action`](crate::Action)).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AutoscaleAction {
+    /// Autoscale: offers extra demand to a group's clusters: a spike of `duration_min`
+    /// minutes, or a lasting step when `duration_min` is absent.
+    LoadInject {
+        /// Group name.
+        group: String,
+        /// One availability zone; all of the group's zones when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone: Option<String>,
+        /// Demand in percent of the capacity of `min_nodes` nodes, replacing the workload's
+        /// own while it lasts.
+        level: f64,
+        /// Length of a spike in minutes; absent = a step that lasts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration_min: Option<u32>,
+    },
+    /// Autoscale: hands a group's clusters back to their workload model: any injected spike
+    /// or step ends from the next minute.
+    LoadRelease {
+        /// Group name.
+        group: String,
+        /// One availability zone; all of the group's zones when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone: Option<String>,
+    },
+    /// Autoscale: deploys the group's application (IPSet per cluster, domain and IPs
+    /// registered with DNS or the NLB).
+    AppDeploy {
+        /// Group name.
+        group: String,
+    },
+    /// Autoscale: removes the group's application (records unregistered, IPSets deleted).
+    AppRemove {
+        /// Group name.
+        group: String,
+    },
+    /// Autoscale: switches a group's traffic distribution between DNS and NLB.
+    DistributionSwitch {
+        /// Group name.
+        group: String,
+        /// The new mode.
+        mode: DistributionMode,
+    },
+    /// Autoscale: replaces a group's parameters (limits, timings, node bounds).
+    GroupSettings {
+        /// Group name.
+        group: String,
+        /// The new parameters.
+        settings: GroupParams,
+    },
+}
+
+impl AutoscaleAction {
+    /// Every `kind` of this engine's actions, in declaration order.
+    pub const KINDS: [&'static str; 6] = [
+        "load_inject",
+        "load_release",
+        "app_deploy",
+        "app_remove",
+        "distribution_switch",
+        "group_settings",
+    ];
+
+    /// The `kind` tag, as written in files (`"load_inject"`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AutoscaleAction::LoadInject { .. } => "load_inject",
+            AutoscaleAction::LoadRelease { .. } => "load_release",
+            AutoscaleAction::AppDeploy { .. } => "app_deploy",
+            AutoscaleAction::AppRemove { .. } => "app_remove",
+            AutoscaleAction::DistributionSwitch { .. } => "distribution_switch",
+            AutoscaleAction::GroupSettings { .. } => "group_settings",
+        }
     }
+
+    /// The group the action names.
+    pub fn group(&self) -> &str {
+        match self {
+            AutoscaleAction::LoadInject { group, .. }
+            | AutoscaleAction::LoadRelease { group, .. }
+            | AutoscaleAction::AppDeploy { group }
+            | AutoscaleAction::AppRemove { group }
+            | AutoscaleAction::DistributionSwitch { group, .. }
+            | AutoscaleAction::GroupSettings { group, .. } => group,
+        }
+    }
+}
+
+impl AutoscaleConfig {
+    /// Checks an autoscale action against this configuration: the group (and zone) exist,
+    /// `load_inject` levels and lengths are in range, a `load_release` zone is the group's, `group_settings` parameters are valid
+    /// (field `settings`, the message naming the exact path, e.g.
+    /// `settings.thresholds[0].max: ...`). What depends on the state (deploying an application
+    /// that is deployed, switching to the mode in force) is checked when the action runs.
+    pub fn check_action(&self, action: &AutoscaleAction) -> Result<(), ActionError> {
+        let group = |name: &str| {
+            self.group_index(name)
+                .map(|i| &self.groups[i])
+                .ok_or_else(|| self.unknown_group(name))
+        };
+        match action {
+            AutoscaleAction::LoadInject {
+                group: name,
+                zone,
+                level,
+                duration_min,
+            } => {
+                check_zone(group(name)?, zone.as_deref())?;
+                if !(level.is_finite() && (0.0..=MAX_INJECT_LEVEL).contains(level)) {
+                    return Err(ActionError::Invalid {
+                        field: "level",
+                        message: format!(
+                            "must be a finite number between 0 and {MAX_INJECT_LEVEL} (percent of \
+                             the capacity of min_nodes nodes); got {level}"
+                        ),
+                    });
+                }
+                if let Some(d) = duration_min {
+                    if !(1..=MAX_INJECT_MIN).contains(d) {
+                        return Err(ActionError::Invalid {
+                            field: "duration_min",
+                            message: format!(
+                                "must be between 1 and {MAX_INJECT_MIN} (minutes; leave it out \
+                                 for a lasting step); got {d}"
+                            ),
+                        });
+                    }
+                }
+                Ok(())
+            }
+            AutoscaleAction::LoadRelease { group: name, zone } => {
+                check_zone(group(name)?, zone.as_deref())
+            }
+            AutoscaleAction::AppDeploy { group: name }
+            | AutoscaleAction::AppRemove { group: name }
+            | AutoscaleAction::DistributionSwitch { group: name, .. } => group(name).map(|_| ()),
+            AutoscaleAction::GroupSettings {
+                group: name,
+                settings,
+            } => {
+                group(name)?;
+                check_params(settings)
+            }
+        }
+    }
+}
+
+/// An action's optional `zone` must be one of the group's availability zones.
+fn check_zone(g: &GroupConfig, zone: Option<&str>) -> Result<(), ActionError> {
+    match zone {
+        Some(z) if !g.zones.iter().any(|known| known == z) => Err(ActionError::Unknown {
+            field: "zone",
+            what: "availability zone",
+            name: z.to_owned(),
+            known: some_of(g.zones.iter().map(String::as_str)),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Checks edited group parameters as an action or a what-if gives them: on error, field
+/// `settings` and a message naming the exact path (`settings.thresholds[0].max: must be
+/// greater than min (85); got 40`), like `evaluator_save` does for its rules.
+pub fn check_params(params: &GroupParams) -> Result<(), ActionError> {
+    params
+        .validate(&FieldPath::root("settings"))
+        .map_err(|e| ActionError::Invalid {
+            field: "settings",
+            message: e.to_string(),
+        })
 }
 
 impl AutoscaleEngine {
     /// Checks what depends on the state; on `Err` nothing changes.
-    pub(crate) fn check_state(&self, action: &Action) -> Result<(), ActionError> {
+    pub(crate) fn check_state(&self, action: &AutoscaleAction) -> Result<(), ActionError> {
         match action {
-            Action::AppDeploy { group } => {
+            AutoscaleAction::AppDeploy { group } => {
                 let g = &self.groups[self.group_of(group)?];
                 if g.deployed {
                     return Err(ActionError::NoChange(format!(
@@ -32,7 +207,7 @@ impl AutoscaleEngine {
                 }
                 Ok(())
             }
-            Action::AppRemove { group } => {
+            AutoscaleAction::AppRemove { group } => {
                 let g = &self.groups[self.group_of(group)?];
                 if !g.deployed {
                     return Err(ActionError::NoChange(format!(
@@ -41,17 +216,17 @@ impl AutoscaleEngine {
                 }
                 Ok(())
             }
-            Action::DistributionSwitch { group, mode } => {
+            AutoscaleAction::DistributionSwitch { group, mode } => {
                 let g = &self.groups[self.group_of(group)?];
                 if g.mode == *mode {
                     return Err(ActionError::NoChange(format!(
                         "group \"{group}\" already distributes its traffic with {}",
-                        mode_str(*mode).to_uppercase()
+                        mode.as_str().to_uppercase()
                     )));
                 }
                 Ok(())
             }
-            Action::GroupSettings { group, settings } => {
+            AutoscaleAction::GroupSettings { group, settings } => {
                 let g = &self.groups[self.group_of(group)?];
                 if g.params == *settings {
                     return Err(ActionError::NoChange(format!(
@@ -60,8 +235,8 @@ impl AutoscaleEngine {
                 }
                 Ok(())
             }
-            Action::LoadInject { group, .. } => self.group_of(group).map(|_| ()),
-            Action::LoadRelease { group, zone } => {
+            AutoscaleAction::LoadInject { group, .. } => self.group_of(group).map(|_| ()),
+            AutoscaleAction::LoadRelease { group, zone } => {
                 let g = &self.groups[self.group_of(group)?];
                 let next = self.minute + 1;
                 let injected = g
@@ -81,258 +256,62 @@ impl AutoscaleEngine {
                 }
                 Ok(())
             }
-            _ => Ok(()),
         }
     }
 
     /// Applies a checked action at `now` (ms).
-    pub(crate) fn apply_checked(&mut self, now: u64, action: &Action, out: &mut Vec<Event>) {
+    pub(crate) fn apply_checked(
+        &mut self,
+        now: u64,
+        action: &AutoscaleAction,
+        out: &mut Vec<Event>,
+    ) {
         let from = self.minute + 1;
-        let Some(gi) = action_group(action).and_then(|n| self.group_of(n).ok()) else {
+        let Ok(gi) = self.group_of(action.group()) else {
             return;
         };
         let ips = &mut self.ips;
         let g = &mut self.groups[gi];
         match action {
-            Action::LoadInject {
+            AutoscaleAction::LoadInject {
                 zone,
                 level,
                 duration_min,
                 ..
             } => load_inject(g, zone.as_deref(), *level, *duration_min, from, now, out),
-            Action::LoadRelease { zone, .. } => load_release(g, zone.as_deref(), from, now, out),
-            Action::AppDeploy { .. } => deploy(g, true, from, now, out),
-            Action::AppRemove { .. } => deploy(g, false, from, now, out),
-            Action::DistributionSwitch { mode, .. } => switch(g, *mode, ips, from, now, out),
-            Action::GroupSettings { settings, .. } => settings_change(g, settings, from, now, out),
-            _ => {}
-        }
-    }
-}
-
-/// The group an autoscale action names.
-fn action_group(action: &Action) -> Option<&str> {
-    match action {
-        Action::LoadInject { group, .. }
-        | Action::LoadRelease { group, .. }
-        | Action::AppDeploy { group }
-        | Action::AppRemove { group }
-        | Action::DistributionSwitch { group, .. }
-        | Action::GroupSettings { group, .. } => Some(group),
-        _ => None,
-    }
-}
-
-/// A spike (`duration` minutes from `from`) or a lasting step replaces the workload's demand
-/// on one zone or all; a new step ends any spike in progress.
-fn load_inject(
-    g: &mut Group,
-    zone: Option<&str>,
-    level: f64,
-    duration: Option<u32>,
-    from: u64,
-    now: u64,
-    out: &mut Vec<Event>,
-) {
-    let until = duration.map(|d| from + u64::from(d) - 1);
-    let mut zones = Vec::new();
-    for c in g
-        .clusters
-        .iter_mut()
-        .filter(|c| zone.is_none_or(|z| z == c.zone))
-    {
-        match until {
-            Some(u) => c.spike = Some((level, from, u)),
-            None => {
-                c.step = Some((level, from));
-                c.spike = None;
+            AutoscaleAction::LoadRelease { zone, .. } => {
+                load_release(g, zone.as_deref(), from, now, out)
+            }
+            AutoscaleAction::AppDeploy { .. } => deploy(g, true, from, now, out),
+            AutoscaleAction::AppRemove { .. } => deploy(g, false, from, now, out),
+            AutoscaleAction::DistributionSwitch { mode, .. } => {
+                switch(g, *mode, ips, from, now, out)
+            }
+            AutoscaleAction::GroupSettings { settings, .. } => {
+                settings_change(g, settings, from, now, out)
             }
         }
-        zones.push(c.zone.clone());
     }
-    let details = json!({
-        "from_minute": from,
-        "kind": if until.is_some() { "spike" } else { "step" },
-        "level": level,
-        "until_minute": until,
-        "zones": zones,
-    });
-    out.push(ev(now, &g.name, "load.injected", details));
 }
 
-/// Ends any spike or step on one zone or all, from minute `from`: the demand follows the
-/// workload model again. Only zones that had an injection in force or to come are named.
-fn load_release(g: &mut Group, zone: Option<&str>, from: u64, now: u64, out: &mut Vec<Event>) {
-    let mut zones = Vec::new();
-    for c in g
-        .clusters
-        .iter_mut()
-        .filter(|c| zone.is_none_or(|z| z == c.zone))
-    {
-        if let Some(was) = c.injection(from) {
-            c.spike = None;
-            c.step = None;
-            zones.push(json!({"kind": was.kind, "level": was.level, "zone": c.zone}));
+impl Apply for AutoscaleEngine {
+    type Action = AutoscaleAction;
+
+    fn apply(
+        &mut self,
+        now: SimTime,
+        action: &AutoscaleAction,
+        actor: Option<&str>,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        self.cfg.check_action(action)?;
+        self.check_state(action)?;
+        if !self.groups.is_empty() {
+            self.start(out);
         }
+        let first = out.len();
+        self.apply_checked(now.as_millis(), action, out);
+        attribute(&mut out[first..], actor);
+        Ok(())
     }
-    let details = json!({
-        "from_minute": from,
-        "released": zones,
-    });
-    out.push(ev(now, &g.name, "load.released", details));
-}
-
-/// The records of a cluster as details.
-fn records_of(g: &Group, z: usize) -> Value {
-    let c = &g.clusters[z];
-    json!({
-        "domain": g.domain,
-        "ips": c.service_ips(g.dns()),
-        "mode": mode_str(g.mode),
-        "nlb_ip": c.nlb_ip.map(ip_text),
-        "ttl_s": g.dns().then_some(g.params.ttl_s),
-        "zone": c.zone,
-    })
-}
-
-/// Deploys (IPSet per cluster, domain and IPs registered) or removes (records unregistered,
-/// IPSets deleted) the group's application.
-fn deploy(g: &mut Group, on: bool, from: u64, now: u64, out: &mut Vec<Event>) {
-    g.deployed = on;
-    let zones: Vec<&str> = g.clusters.iter().map(|c| c.zone.as_str()).collect();
-    let kind = if on { "app.deployed" } else { "app.removed" };
-    let details = json!({
-        "domain": g.domain,
-        "evaluation": if on { "starts" } else { "stops (clusters idle)" },
-        "from_minute": from,
-        "ipset": g.ipset(),
-        "mode": mode_str(g.mode),
-        "zones": zones,
-    });
-    out.push(ev(now, &g.name, kind, details));
-    for z in 0..g.clusters.len() {
-        let zone = g.clusters[z].zone.clone();
-        let ipset = json!({ "ipset": g.ipset(), "zone": zone });
-        if on {
-            out.push(ev(now, &g.name, "ipset.created", ipset));
-            out.push(ev(now, &g.name, "records.registered", records_of(g, z)));
-        } else {
-            out.push(ev(now, &g.name, "records.unregistered", records_of(g, z)));
-            out.push(ev(now, &g.name, "ipset.deleted", ipset));
-        }
-    }
-}
-
-/// DNS → NLB: one static public IP per zone is allocated, the nodes' public IPs are released
-/// and the domain points at the NLB. NLB → DNS: every node gets a public IP, the domain maps
-/// to them, the NLB IPs are released.
-fn switch(
-    g: &mut Group,
-    mode: DistributionMode,
-    ips: &mut PublicIps,
-    from: u64,
-    now: u64,
-    out: &mut Vec<Event>,
-) {
-    let previous = g.mode;
-    let mut allocated = Vec::new();
-    let mut released = Vec::new();
-    let mut consequences = Vec::new();
-    let to_nlb = mode == DistributionMode::Nlb;
-    for c in &mut g.clusters {
-        if to_nlb {
-            let ip = ips.allocate();
-            c.nlb_ip = Some(ip);
-            allocated.push(ip_text(ip));
-            consequences.push(format!(
-                "{}: NLB static public IP {} allocated; {} node IP(s) registered as its targets",
-                c.zone,
-                ip_text(ip),
-                c.nodes
-                    .iter()
-                    .filter(|n| n.state == NodeState::InService)
-                    .count()
-            ));
-            for n in &mut c.nodes {
-                if let Some(p) = n.public_ip.take() {
-                    released.push(ip_text(p));
-                }
-            }
-        } else {
-            if let Some(ip) = c.nlb_ip.take() {
-                released.push(ip_text(ip));
-            }
-            let mut count = 0;
-            for n in c
-                .nodes
-                .iter_mut()
-                .filter(|n| n.state == NodeState::InService)
-            {
-                let ip = ips.allocate();
-                n.public_ip = Some(ip);
-                allocated.push(ip_text(ip));
-                count += 1;
-            }
-            consequences.push(format!(
-                "{}: a public IP allocated for each of the {count} node(s) in service; the NLB IP \
-                 released",
-                c.zone
-            ));
-        }
-    }
-    if to_nlb {
-        consequences.push(format!(
-            "domain {} now resolves to the NLB IP of each zone; node public IPs released, new \
-             nodes need none (NLB mode suits TCP traffic)",
-            g.domain
-        ));
-        consequences.push("scale-ins no longer wait for the DNS TTL after the drain".to_owned());
-    } else {
-        consequences.push(format!(
-            "domain {} now maps to the node public IPs (A records, TTL {} s); every new node \
-             gets a public IP (DNS mode suits UDP traffic)",
-            g.domain, g.params.ttl_s
-        ));
-        consequences.push(format!(
-            "scale-ins now wait for the DNS TTL ({} s) after the drain",
-            g.params.ttl_s
-        ));
-    }
-    if !g.deployed {
-        consequences
-            .push("the application is not deployed: no record changes until it is".to_owned());
-    }
-    g.mode = mode;
-    g.limits = Limits::new(&g.params, g.dns());
-    let details = json!({
-        "consequences": consequences,
-        "deployed": g.deployed,
-        "domain": g.domain,
-        "from": mode_str(previous),
-        "from_minute": from,
-        "public_ips_allocated": allocated,
-        "public_ips_released": released,
-        "to": mode_str(mode),
-    });
-    out.push(ev(now, &g.name, "distribution.switched", details));
-}
-
-/// New parameters, in force from the next minute. Breach streaks restart; a cooldown, drain
-/// or TTL wait in progress keeps the end it was given; node bounds are restored at the next
-/// evaluation.
-fn settings_change(g: &mut Group, p: &GroupParams, from: u64, now: u64, out: &mut Vec<Event>) {
-    let changed = changed_fields(&g.params, p);
-    let details = json!({
-        "changed": changed,
-        "from_minute": from,
-        "params": params_json(p),
-        "previous": params_json(&g.params),
-    });
-    g.params = p.clone();
-    g.limits = Limits::new(p, g.dns());
-    for c in &mut g.clusters {
-        c.core.streak = 0;
-        c.limit_reported = None;
-    }
-    out.push(ev(now, &g.name, "group.settings", details));
 }

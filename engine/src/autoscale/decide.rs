@@ -3,7 +3,7 @@
 //! (SPEC §4). Pure and allocation-free; the engine wraps it with nodes, IP addresses and
 //! events, the what-if replays it over recorded demand.
 
-use crate::scenario::autoscale::{GroupParams, Metric};
+use super::config::{GroupParams, Metric};
 
 /// A threshold parameter, compiled.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -385,7 +385,7 @@ impl Core {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::autoscale::ThresholdConfig;
+    use crate::autoscale::config::ThresholdConfig;
 
     fn seed_limits(dns: bool) -> Limits {
         let p = GroupParams {

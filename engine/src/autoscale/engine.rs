@@ -3,17 +3,17 @@
 
 use serde_json::{json, Value};
 
-use super::decide::{Direction, Limits, MetricModel, Outcome};
+use super::config::AutoscaleConfig;
+use super::decide::{Direction, Outcome};
 use super::events::ev;
 use super::history::Minute;
-use super::lifecycle::{at_limit, deprovision, sample_event, scale_in, scale_out, skipped};
+use super::lifecycle::{at_limit, deprovision, sample_event, scale_in, scale_out, skipped, Ctx};
 use super::model::{ip_text, profile_demand, Cluster, Group, PublicIps};
 use super::views::NodeState;
-use crate::action::{Action, ActionError};
+use crate::action::error::ActionError;
 use crate::clock::SimTime;
-use crate::event::{attribute, EngineId, Event};
+use crate::event::{EngineId, Event};
 use crate::rng::Rng;
-use crate::scenario::autoscale::AutoscaleConfig;
 use crate::step::Engine;
 
 /// Milliseconds in a minute.
@@ -33,21 +33,6 @@ pub struct AutoscaleEngine {
     /// The last minute evaluated (0: none yet).
     pub(crate) minute: u64,
     pub(crate) started: bool,
-}
-
-/// What the steps of one group's clusters read (borrowed beside the clusters).
-pub(crate) struct Ctx<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) no: u32,
-    pub(crate) domain: &'a str,
-    pub(crate) dns: bool,
-    pub(crate) deployed: bool,
-    pub(crate) ttl_s: u32,
-    pub(crate) limits: &'a Limits,
-    pub(crate) model: &'a MetricModel,
-    /// The workload's demand this minute.
-    pub(crate) profile: f64,
-    pub(crate) noise: f64,
 }
 
 impl AutoscaleEngine {
@@ -224,26 +209,5 @@ impl Engine for AutoscaleEngine {
         while (self.minute + 1) * MINUTE_MS <= now.as_millis() {
             self.run_minute(self.minute + 1, out);
         }
-    }
-
-    fn apply(
-        &mut self,
-        now: SimTime,
-        action: &Action,
-        actor: Option<&str>,
-        out: &mut Vec<Event>,
-    ) -> Result<bool, ActionError> {
-        if action.engine() != EngineId::Autoscale {
-            return Ok(false);
-        }
-        self.cfg.check_action(action)?;
-        self.check_state(action)?;
-        if !self.groups.is_empty() {
-            self.start(out);
-        }
-        let first = out.len();
-        self.apply_checked(now.as_millis(), action, out);
-        attribute(&mut out[first..], actor);
-        Ok(true)
     }
 }

@@ -3,10 +3,10 @@
 
 use serde_json::{json, Value};
 
+use super::config::GroupParams;
 use super::decide::{Direction, Limits, Skip, StepResult, Trigger};
 use crate::clock::SimTime;
 use crate::event::{EngineId, Event};
-use crate::scenario::autoscale::GroupParams;
 
 /// An event of this engine (the subject is always the group).
 pub(crate) fn ev(now_ms: u64, group: &str, kind: &str, details: Value) -> Event {

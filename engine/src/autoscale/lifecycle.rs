@@ -4,8 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::decide::{Direction, Phase, Skip, StepResult};
-use super::engine::Ctx;
+use super::decide::{Direction, Limits, MetricModel, Phase, Skip, StepResult};
 use super::events::{
     at_limit_reason, ev, leading, parameters_json, round2, scale_in_reason, scale_out_reason,
     skip_message,
@@ -13,6 +12,21 @@ use super::events::{
 use super::model::{ip_text, Cluster, PublicIps};
 use super::views::{DecisionView, NodeState};
 use crate::event::Event;
+
+/// What the steps of one group's clusters read (borrowed beside the clusters).
+pub(crate) struct Ctx<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) no: u32,
+    pub(crate) domain: &'a str,
+    pub(crate) dns: bool,
+    pub(crate) deployed: bool,
+    pub(crate) ttl_s: u32,
+    pub(crate) limits: &'a Limits,
+    pub(crate) model: &'a MetricModel,
+    /// The workload's demand this minute.
+    pub(crate) profile: f64,
+    pub(crate) noise: f64,
+}
 
 /// A decision due at the node limit (reported once per breach).
 #[expect(

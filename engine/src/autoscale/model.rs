@@ -3,11 +3,11 @@
 
 use core::net::Ipv4Addr;
 
+use super::config::{DistributionMode, GroupConfig, GroupParams, Workload};
 use super::decide::{Core, Direction, Limits, MetricModel, Skip};
 use super::history::History;
 use super::views::{DecisionView, InjectionView, NodeState};
 use crate::rng::Rng;
-use crate::scenario::autoscale::{DistributionMode, GroupConfig, GroupParams, Workload};
 
 /// First address of the public pool, `198.19.0.0/16`: the upper half of the benchmarking
 /// range 198.18.0.0/15 (addresses that look public and are never routed; the GSLB engine's

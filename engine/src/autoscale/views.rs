@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::autoscale::{DistributionMode, GroupParams, Metric};
+use super::config::{DistributionMode, GroupParams, Metric};
 
 /// One autoscale group now.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

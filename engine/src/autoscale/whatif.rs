@@ -3,13 +3,14 @@
 //! what really happened. Read-only and cheap: O(minutes × zones × thresholds), no allocation
 //! per minute beyond the returned views.
 
+use super::actions::check_params;
+use super::config::GroupParams;
 use super::decide::{Limits, MetricModel, Outcome};
 use super::engine::AutoscaleEngine;
 use super::history::{outcome_view, state_of, HISTORY_MINUTES};
 use super::query::minute_view;
 use super::views::{MinuteView, WhatIfSummary, WhatIfView, WhatIfZone};
-use crate::action::ActionError;
-use crate::scenario::autoscale::{check_params, GroupParams};
+use crate::action::error::ActionError;
 
 /// Longest what-if window: the history kept (7 days).
 pub const MAX_WHAT_IF_HOURS: u32 = (HISTORY_MINUTES / 60) as u32;

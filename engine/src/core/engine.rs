@@ -1,23 +1,18 @@
 //! [`CoreEngine`]: the heartbeats of `[core]` and the handling of core actions.
 
-use serde_json::json;
-
+use super::config::CoreConfig;
 use super::heartbeat::Heartbeat;
-use crate::action::{Action, ActionError};
+use crate::action::error::ActionError;
 use crate::clock::SimTime;
 use crate::event::{EngineId, Event};
 use crate::rng::Rng;
-use crate::scenario::core::CoreConfig;
 use crate::step::Engine;
-
-/// The `reason` of events caused by an operator action.
-const OPERATOR_ACTION: &str = "operator action";
 
 /// The core engine: every heartbeat of the scenario, in file order.
 #[derive(Clone, Debug)]
 pub struct CoreEngine {
-    config: CoreConfig,
-    heartbeats: Vec<Heartbeat>,
+    pub(crate) config: CoreConfig,
+    pub(crate) heartbeats: Vec<Heartbeat>,
 }
 
 impl CoreEngine {
@@ -49,7 +44,7 @@ impl CoreEngine {
     }
 
     /// Index of a heartbeat (the configuration check has already vouched for it).
-    fn index(&self, id: &str) -> Result<usize, ActionError> {
+    pub(crate) fn index(&self, id: &str) -> Result<usize, ActionError> {
         self.heartbeats
             .iter()
             .position(|h| h.id() == id)
@@ -65,7 +60,8 @@ impl CoreEngine {
     }
 }
 
-fn event(
+/// A core event at `now`, attributed to `actor`.
+pub(crate) fn event(
     now: SimTime,
     subject: &str,
     kind: &str,
@@ -98,78 +94,5 @@ impl Engine for CoreEngine {
                 out.push(e);
             }
         }
-    }
-
-    fn apply(
-        &mut self,
-        now: SimTime,
-        action: &Action,
-        actor: Option<&str>,
-        out: &mut Vec<Event>,
-    ) -> Result<bool, ActionError> {
-        if action.engine() != EngineId::Core {
-            return Ok(false);
-        }
-        self.config.check_action(action)?;
-        match action {
-            Action::Note { text } => {
-                out.push(event(
-                    now,
-                    "operator",
-                    "operator.note",
-                    json!({ "text": text }),
-                    actor,
-                ));
-            }
-            Action::HeartbeatPause { heartbeat } => {
-                let i = self.index(heartbeat)?;
-                if self.heartbeats[i].is_paused() {
-                    return Err(ActionError::AlreadyPaused(heartbeat.clone()));
-                }
-                self.heartbeats[i].pause();
-                let details = json!({ "reason": OPERATOR_ACTION });
-                out.push(event(now, heartbeat, "heartbeat.paused", details, actor));
-            }
-            Action::HeartbeatResume { heartbeat } => {
-                let i = self.index(heartbeat)?;
-                let hb = &mut self.heartbeats[i];
-                if !hb.is_paused() {
-                    return Err(ActionError::NotPaused(heartbeat.clone()));
-                }
-                hb.schedule_from(now);
-                let details = json!({
-                    "next_due_ms": hb.next_due().map(SimTime::as_millis),
-                    "reason": OPERATOR_ACTION,
-                });
-                out.push(event(now, heartbeat, "heartbeat.resumed", details, actor));
-            }
-            Action::HeartbeatInterval {
-                heartbeat,
-                interval,
-            } => {
-                let i = self.index(heartbeat)?;
-                let hb = &mut self.heartbeats[i];
-                let previous = hb.interval();
-                hb.set_interval(*interval);
-                if !hb.is_paused() {
-                    hb.schedule_from(now);
-                }
-                let details = json!({
-                    "interval_ms": interval.as_millis(),
-                    "next_due_ms": hb.next_due().map(SimTime::as_millis),
-                    "previous_interval_ms": previous.as_millis(),
-                    "reason": OPERATOR_ACTION,
-                });
-                out.push(event(
-                    now,
-                    heartbeat,
-                    "heartbeat.interval_changed",
-                    details,
-                    actor,
-                ));
-            }
-            _ => return Ok(false),
-        }
-        Ok(true)
     }
 }

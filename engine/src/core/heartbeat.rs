@@ -2,10 +2,10 @@
 
 use serde_json::json;
 
+use super::config::HeartbeatConfig;
 use crate::clock::{SimDuration, SimTime};
 use crate::event::{EngineId, Event};
 use crate::rng::Rng;
-use crate::scenario::core::HeartbeatConfig;
 
 /// The state of one heartbeat.
 ///

@@ -6,8 +6,16 @@
 //! `heartbeat.paused`, `heartbeat.resumed`, `heartbeat.interval_changed`, and
 //! `operator.note` (subject `operator`, details `text`).
 
+//!
+//! Reading order: [`config`] (`[core]`), [`actions`] (what an operator can do and how it is
+//! checked), `engine` (the step contract), `heartbeat` (one beat's schedule).
+
+pub mod actions;
+pub mod config;
 mod engine;
 mod heartbeat;
 
+pub use actions::CoreAction;
+pub use config::{CoreConfig, HeartbeatConfig};
 pub use engine::CoreEngine;
 pub use heartbeat::Heartbeat;

@@ -1,13 +1,170 @@
-//! Operator actions of the GSLB engine: state checks (what the configuration alone cannot
-//! tell) and their application at `t`: site down/up, MEP cut/restore, backup lists, topology
-//! import.
+//! [`GslbAction`]: what an operator does to the GSLB topology (sites down/up, MEP cuts,
+//! backup lists, topology import), with its check against `[gslb]`
+//! ([`GslbConfig::check_action`]) and against the state (`GslbEngine::check_state`) side by
+//! side, then its application at `t`. A rejected action changes nothing.
 
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::cli::parse_cli;
+use super::config::{GslbConfig, SiteRole};
 use super::engine::{ev, GslbEngine};
-use crate::action::{Action, ActionError};
-use crate::event::Event;
+use crate::action::error::ActionError;
+use crate::clock::SimTime;
+use crate::event::{attribute, Event};
+use crate::scenario::check::some_of;
+use crate::step::Apply;
+
+/// An action of the GSLB engine. Serialized flat with a `kind` tag in snake_case, like every
+/// engine's actions (see [`Action`](crate::Action)).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum GslbAction {
+    /// GSLB: takes a site down (it sends and answers nothing: MEP, ADNS).
+    SiteDown {
+        /// Site name.
+        site: String,
+    },
+    /// GSLB: brings a site back up.
+    SiteUp {
+        /// Site name.
+        site: String,
+    },
+    /// GSLB: cuts the MEP link between two sites: packets from `from` to `to` are lost, and
+    /// also from `to` to `from` unless `one_way`.
+    MepCut {
+        /// One end (the sender when `one_way`).
+        from: String,
+        /// The other end.
+        to: String,
+        /// Only the `from` → `to` direction.
+        #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+        one_way: bool,
+    },
+    /// GSLB: restores the MEP link between two sites (one direction when `one_way`).
+    MepRestore {
+        /// One end (the sender when `one_way`).
+        from: String,
+        /// The other end.
+        to: String,
+        /// Only the `from` → `to` direction.
+        #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+        one_way: bool,
+    },
+    /// GSLB: `set gslb site <site> -backupParentlist …` (an empty list is `unset`).
+    BackupParents {
+        /// The parent site.
+        site: String,
+        /// Backup parents in preference order (at most 5, existing parents, not the site).
+        #[serde(default)]
+        backups: Vec<String>,
+    },
+    /// GSLB: replaces the topology with the product's CLI text (`add gslb site …`).
+    TopologyImport {
+        /// The CLI text.
+        cli: String,
+    },
+}
+
+impl GslbAction {
+    /// Every `kind` of this engine's actions, in declaration order.
+    pub const KINDS: [&'static str; 6] = [
+        "site_down",
+        "site_up",
+        "mep_cut",
+        "mep_restore",
+        "backup_parents",
+        "topology_import",
+    ];
+
+    /// The `kind` tag, as written in files (`"site_down"`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            GslbAction::SiteDown { .. } => "site_down",
+            GslbAction::SiteUp { .. } => "site_up",
+            GslbAction::MepCut { .. } => "mep_cut",
+            GslbAction::MepRestore { .. } => "mep_restore",
+            GslbAction::BackupParents { .. } => "backup_parents",
+            GslbAction::TopologyImport { .. } => "topology_import",
+        }
+    }
+}
+
+fn unknown_site(cfg: &GslbConfig, field: &'static str, name: &str) -> ActionError {
+    ActionError::Unknown {
+        field,
+        what: "site",
+        name: name.to_owned(),
+        known: some_of(cfg.sites.iter().map(|s| s.name.as_str())),
+    }
+}
+
+impl GslbConfig {
+    /// Checks a GSLB action against this configuration: the sites it names exist, a MEP link
+    /// joins a parent to a site, a backup list is valid, an imported CLI text parses. What
+    /// depends on the state (a site already down, a link already cut) is checked when the
+    /// action runs.
+    pub fn check_action(&self, action: &GslbAction) -> Result<(), ActionError> {
+        let site = |field: &'static str, name: &str| {
+            self.site(name)
+                .ok_or_else(|| unknown_site(self, field, name))
+        };
+        match action {
+            GslbAction::SiteDown { site: name } | GslbAction::SiteUp { site: name } => {
+                site("site", name).map(|_| ())
+            }
+            GslbAction::MepCut { from, to, .. } | GslbAction::MepRestore { from, to, .. } => {
+                let a = site("from", from)?;
+                let b = site("to", to)?;
+                if a.name == b.name {
+                    return Err(ActionError::Invalid {
+                        field: "to",
+                        message: format!(
+                            "a MEP link joins two different sites; got \"{to}\" twice"
+                        ),
+                    });
+                }
+                if a.role == SiteRole::Child && b.role == SiteRole::Child {
+                    return Err(ActionError::Invalid {
+                        field: "to",
+                        message: format!(
+                            "\"{from}\" and \"{to}\" are both child sites: a child talks only to parents, so there is no MEP link between them"
+                        ),
+                    });
+                }
+                Ok(())
+            }
+            GslbAction::BackupParents {
+                site: name,
+                backups,
+            } => {
+                let s = site("site", name)?;
+                if s.role != SiteRole::Parent {
+                    return Err(ActionError::Invalid {
+                        field: "site",
+                        message: format!(
+                            "\"{name}\" is a child site: only parents have backup parents (parents: {})",
+                            self.parent_names()
+                        ),
+                    });
+                }
+                self.check_backups(name, backups)
+                    .map_err(|message| ActionError::Invalid {
+                        field: "backups",
+                        message,
+                    })
+            }
+            GslbAction::TopologyImport { cli } => {
+                parse_cli(cli)
+                    .map(|_| ())
+                    .map_err(|e| ActionError::Invalid {
+                        field: "cli",
+                        message: e.to_string(),
+                    })
+            }
+        }
+    }
+}
 
 impl GslbEngine {
     fn site_index(&self, name: &str) -> Result<u16, ActionError> {
@@ -18,9 +175,7 @@ impl GslbEngine {
                 field: "site",
                 what: "site",
                 name: name.to_owned(),
-                known: crate::scenario::lms_actions::some_of(
-                    self.sites.iter().map(|s| s.name.as_str()),
-                ),
+                known: some_of(self.sites.iter().map(|s| s.name.as_str())),
             })
     }
 
@@ -33,9 +188,9 @@ impl GslbEngine {
     }
 
     /// Checks what depends on the state; on `Err` nothing changes.
-    pub(crate) fn check_state(&self, action: &Action) -> Result<(), ActionError> {
+    pub(crate) fn check_state(&self, action: &GslbAction) -> Result<(), ActionError> {
         match action {
-            Action::SiteDown { site } => {
+            GslbAction::SiteDown { site } => {
                 if !self.is_up(self.site_index(site)?) {
                     return Err(ActionError::NoChange(format!(
                         "site \"{site}\" is already down"
@@ -43,7 +198,7 @@ impl GslbEngine {
                 }
                 Ok(())
             }
-            Action::SiteUp { site } => {
+            GslbAction::SiteUp { site } => {
                 if self.is_up(self.site_index(site)?) {
                     return Err(ActionError::NoChange(format!(
                         "site \"{site}\" is already up"
@@ -51,7 +206,7 @@ impl GslbEngine {
                 }
                 Ok(())
             }
-            Action::MepCut { from, to, one_way } => {
+            GslbAction::MepCut { from, to, one_way } => {
                 let dirs = self.directions(self.site_index(from)?, self.site_index(to)?, *one_way);
                 if dirs.iter().all(|d| self.cuts.contains(d)) {
                     return Err(ActionError::NoChange(format!(
@@ -61,7 +216,7 @@ impl GslbEngine {
                 }
                 Ok(())
             }
-            Action::MepRestore { from, to, one_way } => {
+            GslbAction::MepRestore { from, to, one_way } => {
                 let dirs = self.directions(self.site_index(from)?, self.site_index(to)?, *one_way);
                 if !dirs.iter().any(|d| self.cuts.contains(d)) {
                     return Err(ActionError::NoChange(format!(
@@ -71,7 +226,7 @@ impl GslbEngine {
                 }
                 Ok(())
             }
-            Action::BackupParents { site, backups } => {
+            GslbAction::BackupParents { site, backups } => {
                 let p = self.site_index(site)?;
                 if self.names_of(&self.backups[usize::from(p)]) == *backups {
                     return Err(ActionError::NoChange(format!(
@@ -81,40 +236,40 @@ impl GslbEngine {
                 }
                 Ok(())
             }
-            _ => Ok(()),
+            GslbAction::TopologyImport { .. } => Ok(()),
         }
     }
 
     /// Applies a checked action at `t`.
-    pub(crate) fn apply_checked(&mut self, t: u64, action: &Action, out: &mut Vec<Event>) {
+    pub(crate) fn apply_checked(&mut self, t: u64, action: &GslbAction, out: &mut Vec<Event>) {
         match action {
-            Action::SiteDown { site } => {
+            GslbAction::SiteDown { site } => {
                 if let Ok(s) = self.site_index(site) {
                     self.site_down(s, t, out);
                 }
             }
-            Action::SiteUp { site } => {
+            GslbAction::SiteUp { site } => {
                 if let Ok(s) = self.site_index(site) {
                     self.site_up(s, t, out);
                 }
             }
-            Action::MepCut { from, to, one_way } | Action::MepRestore { from, to, one_way } => {
+            GslbAction::MepCut { from, to, one_way }
+            | GslbAction::MepRestore { from, to, one_way } => {
                 if let (Ok(a), Ok(b)) = (self.site_index(from), self.site_index(to)) {
-                    let cut = matches!(action, Action::MepCut { .. });
+                    let cut = matches!(action, GslbAction::MepCut { .. });
                     self.set_cut(a, b, *one_way, cut, t, out);
                 }
             }
-            Action::BackupParents { site, backups } => {
+            GslbAction::BackupParents { site, backups } => {
                 if let Ok(p) = self.site_index(site) {
                     self.set_backups(p, backups, t, out);
                 }
             }
-            Action::TopologyImport { cli } => {
+            GslbAction::TopologyImport { cli } => {
                 if let Ok(cfg) = parse_cli(cli) {
                     self.import(cfg, t, out);
                 }
             }
-            _ => {}
         }
     }
 
@@ -166,7 +321,7 @@ impl GslbEngine {
 
     /// Replaces the topology at `t`: a fresh state for the new configuration (answers not yet
     /// logged are kept).
-    fn import(&mut self, cfg: crate::scenario::gslb::GslbConfig, t: u64, out: &mut Vec<Event>) {
+    fn import(&mut self, cfg: GslbConfig, t: u64, out: &mut Vec<Event>) {
         let log = core::mem::take(&mut self.log);
         let fresh = GslbEngine::build(&cfg, self.rng.clone(), t);
         *self = fresh;
@@ -181,5 +336,26 @@ impl GslbEngine {
             "services": self.sites.iter().map(|s| s.services.len()).sum::<usize>(),
         });
         out.push(ev(t, "topology", "topology.imported", details));
+    }
+}
+
+impl Apply for GslbEngine {
+    type Action = GslbAction;
+
+    fn apply(
+        &mut self,
+        now: SimTime,
+        action: &GslbAction,
+        actor: Option<&str>,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        self.cfg.check_action(action)?;
+        self.check_state(action)?;
+        let first = out.len();
+        let t = now.as_millis().max(self.now);
+        self.now = t;
+        self.apply_checked(t, action, out);
+        attribute(&mut out[first..], actor);
+        Ok(())
     }
 }

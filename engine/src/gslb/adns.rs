@@ -23,7 +23,7 @@ use super::net::{distance, Network};
 use super::views::{CandidateView, ResolutionView, ResolveOutcome};
 use crate::clock::SimTime;
 use crate::event::Event;
-use crate::scenario::gslb::GslbMethod;
+use crate::gslb::config::GslbMethod;
 
 /// What [`GslbEngine::answer`] found: the view, the domain index, the log key.
 struct Answer {

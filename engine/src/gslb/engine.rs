@@ -8,11 +8,10 @@ use serde_json::Value;
 
 use super::model::{Child, ClientLoc, Decision, Dir, Domain, Seen, Service, Site, Timer};
 use super::version::SoftwareVersion;
-use crate::action::{Action, ActionError};
 use crate::clock::SimTime;
-use crate::event::{attribute, EngineId, Event};
+use crate::event::{EngineId, Event};
+use crate::gslb::config::{GslbConfig, SiteRole};
 use crate::rng::Rng;
-use crate::scenario::gslb::{GslbConfig, SiteRole};
 use crate::step::Engine;
 
 /// Key of the `adns.answered` log: (second, domain, answering parent, answer IP); an empty
@@ -391,25 +390,5 @@ impl Engine for GslbEngine {
             self.run_instant(t, out);
         }
         self.now = self.now.max(now.as_millis());
-    }
-
-    fn apply(
-        &mut self,
-        now: SimTime,
-        action: &Action,
-        actor: Option<&str>,
-        out: &mut Vec<Event>,
-    ) -> Result<bool, ActionError> {
-        if action.engine() != EngineId::Gslb {
-            return Ok(false);
-        }
-        self.cfg.check_action(action)?;
-        self.check_state(action)?;
-        let first = out.len();
-        let t = now.as_millis().max(self.now);
-        self.now = t;
-        self.apply_checked(t, action, out);
-        attribute(&mut out[first..], actor);
-        Ok(true)
     }
 }

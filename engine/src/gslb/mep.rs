@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 use super::engine::{ev, pair, GslbEngine};
 use super::model::{Dir, Seen, Timer};
 use crate::event::Event;
-use crate::scenario::gslb::SiteRole;
+use crate::gslb::config::SiteRole;
 
 impl GslbEngine {
     /// The direction of a timer key (`None` for offers).
@@ -462,10 +462,10 @@ impl super::views::MepStatus {
 mod tests {
     use super::super::cli::parse_cli;
     use super::*;
-    use crate::action::Action;
     use crate::clock::SimTime;
+    use crate::gslb::actions::GslbAction;
     use crate::rng::Rng;
-    use crate::step::Engine;
+    use crate::step::{Apply, Engine};
 
     const TOPO: &str = "\
 add gslb site P1 10.0.0.1
@@ -479,16 +479,16 @@ set gslb site P1 -backupParentlist P2
         GslbEngine::new(&cfg, &Rng::new(1))
     }
 
-    fn cut(from: &str, to: &str, one_way: bool) -> Action {
-        Action::MepCut {
+    fn cut(from: &str, to: &str, one_way: bool) -> GslbAction {
+        GslbAction::MepCut {
             from: from.into(),
             to: to.into(),
             one_way,
         }
     }
 
-    fn restore(from: &str, to: &str, one_way: bool) -> Action {
-        Action::MepRestore {
+    fn restore(from: &str, to: &str, one_way: bool) -> GslbAction {
+        GslbAction::MepRestore {
             from: from.into(),
             to: to.into(),
             one_way,
@@ -497,7 +497,7 @@ set gslb site P1 -backupParentlist P2
 
     /// Runs `actions` (at ms) until `until` ms; returns the view flips of the P1-P2 link as
     /// (t, P1 sees P2, P2 sees P1).
-    fn flips(extra: &str, actions: &[(u64, Action)], until: u64) -> Vec<(u64, String, String)> {
+    fn flips(extra: &str, actions: &[(u64, GslbAction)], until: u64) -> Vec<(u64, String, String)> {
         let mut e = engine(extra);
         let mut out = Vec::new();
         for (at, a) in actions {
@@ -527,7 +527,7 @@ set gslb site P1 -backupParentlist P2
     type Case = (
         &'static str,
         &'static str,
-        Vec<(u64, Action)>,
+        Vec<(u64, GslbAction)>,
         Vec<(u64, String, String)>,
     );
 
@@ -589,8 +589,8 @@ set gslb site P1 -backupParentlist P2
                 "a site that starts hears the up peers at the next tick",
                 "",
                 vec![
-                    (10_000, Action::SiteDown { site: "P1".into() }),
-                    (30_500, Action::SiteUp { site: "P1".into() }),
+                    (10_000, GslbAction::SiteDown { site: "P1".into() }),
+                    (30_500, GslbAction::SiteUp { site: "P1".into() }),
                 ],
                 vec![f(20_000, "unknown", "down"), f(31_000, "up", "up")],
             ),
@@ -599,8 +599,8 @@ set gslb site P1 -backupParentlist P2
                 "",
                 vec![
                     (5_000, cut("P2", "P1", true)),
-                    (6_000, Action::SiteDown { site: "P1".into() }),
-                    (30_000, Action::SiteUp { site: "P1".into() }),
+                    (6_000, GslbAction::SiteDown { site: "P1".into() }),
+                    (30_000, GslbAction::SiteUp { site: "P1".into() }),
                 ],
                 vec![
                     f(16_000, "unknown", "down"),

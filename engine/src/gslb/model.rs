@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::net::Network;
 use super::version::SoftwareVersion;
-use crate::scenario::gslb::SiteRole;
+use crate::gslb::config::SiteRole;
 
 /// What the receiver of a MEP direction believes about the sender.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

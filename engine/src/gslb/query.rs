@@ -8,7 +8,7 @@ use super::views::{
     ClientLocationView, DirectionView, DomainView, GslbSettingView, LinkKind, LinkView, MepStatus,
     ServiceView, SiteView, TopologyView,
 };
-use crate::scenario::gslb::{SiteRole, MAX_BACKUP_PARENTS, MAX_CHILDREN, MAX_PARENTS};
+use crate::gslb::config::{SiteRole, MAX_BACKUP_PARENTS, MAX_CHILDREN, MAX_PARENTS};
 
 impl GslbEngine {
     /// The whole topology now: sites (parents first, then children, each in configuration
@@ -91,7 +91,7 @@ impl GslbEngine {
     }
 
     /// The configuration in force (changed by backup-list actions and imports).
-    pub fn config(&self) -> &crate::scenario::gslb::GslbConfig {
+    pub fn config(&self) -> &crate::gslb::config::GslbConfig {
         &self.cfg
     }
 

@@ -3,13 +3,13 @@
 //! then SiteP3), with the default timings: faults at 10 s, MEP DOWN 10 s later, requests
 //! reaching the child 3 s after the decision.
 
+use super::actions::GslbAction;
 use super::cli::parse_cli;
 use super::engine::GslbEngine;
 use super::views::{GuidedReplay, GuidedStep};
-use crate::action::Action;
 use crate::clock::SimTime;
 use crate::rng::Rng;
-use crate::step::Engine;
+use crate::step::{Apply, Engine};
 
 /// The documented topology as CLI text [seed 003].
 pub const DOCUMENTED_TOPOLOGY: &str = "\
@@ -28,11 +28,11 @@ struct Plan {
     at_s: u64,
     title: &'static str,
     expected: &'static str,
-    actions: Vec<Action>,
+    actions: Vec<GslbAction>,
 }
 
-fn cut(from: &str, to: &str) -> Action {
-    Action::MepCut {
+fn cut(from: &str, to: &str) -> GslbAction {
+    GslbAction::MepCut {
         from: from.into(),
         to: to.into(),
         one_way: false,
@@ -55,7 +55,7 @@ fn plan(number: u8) -> Option<(&'static str, Vec<Plan>)> {
                     at_s: 10,
                     title: "SiteP1 goes down",
                     expected: "SiteP1 stops sending MEP packets.",
-                    actions: vec![Action::SiteDown {
+                    actions: vec![GslbAction::SiteDown {
                         site: "SiteP1".into(),
                     }],
                 },
@@ -75,7 +75,7 @@ fn plan(number: u8) -> Option<(&'static str, Vec<Plan>)> {
                     at_s: 60,
                     title: "SiteP1 is back",
                     expected: "When SiteP1 is back it sends a connection request to Child_Site1.",
-                    actions: vec![Action::SiteUp {
+                    actions: vec![GslbAction::SiteUp {
                         site: "SiteP1".into(),
                     }],
                 },

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
-use crate::scenario::gslb::{GslbMethod, SiteRole};
+use crate::gslb::config::{GslbMethod, SiteRole};
 
 /// The whole topology now: sites, MEP links, domains and settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

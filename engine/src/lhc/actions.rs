@@ -1,14 +1,224 @@
-//! Operator actions on connectors and the cloud: forced outage, cloud link, restart, failure
-//! and recovery of a connector or one component, configuration change. Each is checked
-//! against the state first ([`LhcEngine::check_state`]), so a rejected action changes nothing.
+//! [`LhcAction`]: what an operator does to resource locations, connectors and VDAs, with its
+//! check against `[lhc]` ([`LhcConfig::check_action`]) and against the state
+//! (`LhcEngine::check_state`) side by side, then the routing of a checked action to its
+//! effect (`operations`). A rejected action changes nothing.
 
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
-use super::connector::Power;
-use super::engine::{ev, LhcEngine};
-use crate::action::{Action, ActionError, Component};
+use super::config::{Connector, LhcConfig};
+use super::connector::{Component, Power};
+use super::engine::LhcEngine;
+use crate::action::error::ActionError;
 use crate::clock::SimTime;
-use crate::event::Event;
+use crate::event::{attribute, Event};
+use crate::scenario::check::some_of;
+use crate::step::Apply;
+
+/// An action of the Local Host Cache / HA engine. Serialized flat with a `kind` tag in
+/// snake_case, like every engine's actions (see [`Action`](crate::Action)).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LhcAction {
+    /// Sets `OutageModeForced = 1` on one connector of a resource location, or on all of them
+    /// when `connector` is left out (the console's "force outage on this resource location").
+    ForceOutage {
+        /// Id of the resource location (`lhc.resource_locations[].id`).
+        resource_location: String,
+        /// FQDN of one of its connectors (case-insensitive); all connectors when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        connector: Option<String>,
+    },
+    /// Sets `OutageModeForced` back to 0, on one connector or on all connectors of the RL.
+    ClearOutage {
+        /// Id of the resource location.
+        resource_location: String,
+        /// FQDN of one of its connectors; all connectors when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        connector: Option<String>,
+    },
+    /// Cuts or restores the link between connectors and the cloud broker.
+    CloudLink {
+        /// Id of the resource location.
+        resource_location: String,
+        /// FQDN of one of its connectors; all connectors when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        connector: Option<String>,
+        /// `true` restores the link, `false` cuts it.
+        up: bool,
+    },
+    /// Restarts a connector: it is down for `lhc.connector_restart`, then comes back with every
+    /// component healthy.
+    ConnectorRestart {
+        /// FQDN of the connector.
+        connector: String,
+    },
+    /// Fails one component of a connector, or the whole connector (down) when `component` is
+    /// left out.
+    ConnectorFail {
+        /// FQDN of the connector.
+        connector: String,
+        /// The component; the whole connector when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        component: Option<Component>,
+    },
+    /// Repairs one component of a connector, or brings the whole connector back up with every
+    /// component healthy when `component` is left out.
+    ConnectorRecover {
+        /// FQDN of the connector.
+        connector: String,
+        /// The component; the whole connector when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        component: Option<Component>,
+    },
+    /// A test launch of a published resource through StoreFront (`launch.succeeded` or
+    /// `launch.failed`, with the reason).
+    TestLaunch {
+        /// The resource (an entry of some pool's `resources`).
+        resource: String,
+        /// The user shown in the events; `"test-user"` when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user: Option<String>,
+    },
+    /// An administrator changes the site configuration in the cloud: every connector's Config
+    /// Synchronizer imports a new LocalDB at its next poll.
+    ConfigChange {
+        /// What changed (free text shown in the history).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+    },
+    /// Every session of a VDA logs off (a pooled VDI desktop in HA mode then goes into
+    /// maintenance unless its delivery group says otherwise).
+    VdaLogoff {
+        /// The VDA's name (`{prefix}{n:03}`, case-insensitive).
+        vda: String,
+    },
+    /// Puts a VDA into maintenance mode or takes it out.
+    VdaMaintenance {
+        /// The VDA's name.
+        vda: String,
+        /// `true` turns maintenance on.
+        enabled: bool,
+    },
+}
+
+impl LhcAction {
+    /// Every `kind` of this engine's actions, in declaration order.
+    pub const KINDS: [&'static str; 10] = [
+        "force_outage",
+        "clear_outage",
+        "cloud_link",
+        "connector_restart",
+        "connector_fail",
+        "connector_recover",
+        "test_launch",
+        "config_change",
+        "vda_logoff",
+        "vda_maintenance",
+    ];
+
+    /// The `kind` tag, as written in files (`"force_outage"`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LhcAction::ForceOutage { .. } => "force_outage",
+            LhcAction::ClearOutage { .. } => "clear_outage",
+            LhcAction::CloudLink { .. } => "cloud_link",
+            LhcAction::ConnectorRestart { .. } => "connector_restart",
+            LhcAction::ConnectorFail { .. } => "connector_fail",
+            LhcAction::ConnectorRecover { .. } => "connector_recover",
+            LhcAction::TestLaunch { .. } => "test_launch",
+            LhcAction::ConfigChange { .. } => "config_change",
+            LhcAction::VdaLogoff { .. } => "vda_logoff",
+            LhcAction::VdaMaintenance { .. } => "vda_maintenance",
+        }
+    }
+}
+
+impl LhcConfig {
+    /// Checks that an LHC action names things this configuration defines (resource location,
+    /// connector in that resource location, published resource, VDA). State-dependent conditions (already forced, already down, ...) are
+    /// checked when the action runs.
+    pub fn check_action(&self, action: &LhcAction) -> Result<(), ActionError> {
+        match action {
+            LhcAction::ForceOutage {
+                resource_location,
+                connector,
+            }
+            | LhcAction::ClearOutage {
+                resource_location,
+                connector,
+            }
+            | LhcAction::CloudLink {
+                resource_location,
+                connector,
+                ..
+            } => self.check_rl_connector(resource_location, connector.as_deref()),
+            LhcAction::ConnectorRestart { connector }
+            | LhcAction::ConnectorFail { connector, .. }
+            | LhcAction::ConnectorRecover { connector, .. } => {
+                self.require_connector(connector).map(|_| ())
+            }
+            LhcAction::TestLaunch { resource, user } => {
+                if resource.trim().is_empty() {
+                    return Err(ActionError::Blank("resource"));
+                }
+                if user.as_deref().is_some_and(|u| u.trim().is_empty()) {
+                    return Err(ActionError::Blank("user"));
+                }
+                if !self.publishes(resource) {
+                    return Err(ActionError::UnknownResource {
+                        resource: resource.clone(),
+                        known: some_of(self.resources().into_iter()),
+                    });
+                }
+                Ok(())
+            }
+            LhcAction::ConfigChange { description } => {
+                if description.as_deref().is_some_and(|d| d.trim().is_empty()) {
+                    return Err(ActionError::Blank("description"));
+                }
+                Ok(())
+            }
+            LhcAction::VdaLogoff { vda } | LhcAction::VdaMaintenance { vda, .. } => self
+                .find_vda(vda)
+                .map(|_| ())
+                .ok_or_else(|| ActionError::UnknownVda(vda.clone())),
+        }
+    }
+
+    /// The resource location exists and, if a connector is named, it belongs to it.
+    fn check_rl_connector(&self, rl: &str, connector: Option<&str>) -> Result<(), ActionError> {
+        let Some((i, _)) = self.resource_location(rl) else {
+            return Err(ActionError::UnknownResourceLocation {
+                resource_location: rl.to_owned(),
+                known: some_of(self.resource_locations.iter().map(|r| r.id.as_str())),
+            });
+        };
+        if let Some(fqdn) = connector {
+            let (j, _, c) = self.require_connector(fqdn)?;
+            if j != i {
+                return Err(ActionError::ConnectorNotInLocation {
+                    connector: c.fqdn.clone(),
+                    resource_location: rl.to_owned(),
+                    actual: self.resource_locations[j].id.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn require_connector(&self, fqdn: &str) -> Result<(usize, usize, &Connector), ActionError> {
+        self.connector(fqdn)
+            .ok_or_else(|| ActionError::UnknownConnector {
+                connector: fqdn.to_owned(),
+                known: some_of(
+                    self.resource_locations
+                        .iter()
+                        .flat_map(|rl| &rl.connectors)
+                        .map(|c| c.fqdn.as_str()),
+                ),
+            })
+    }
+}
 
 impl LhcEngine {
     /// Index of the resource location `id`.
@@ -54,10 +264,10 @@ impl LhcEngine {
     }
 
     /// State-dependent checks: an action that would change nothing is rejected.
-    pub(crate) fn check_state(&self, action: &Action) -> Result<(), ActionError> {
+    pub(crate) fn check_state(&self, action: &LhcAction) -> Result<(), ActionError> {
         let no = |m: String| Err(ActionError::NoChange(m));
         match action {
-            Action::ForceOutage {
+            LhcAction::ForceOutage {
                 resource_location,
                 connector,
             } => {
@@ -66,7 +276,7 @@ impl LhcEngine {
                     return no(format!("outage already forced on {}", self.names(&t)));
                 }
             }
-            Action::ClearOutage {
+            LhcAction::ClearOutage {
                 resource_location,
                 connector,
             } => {
@@ -75,7 +285,7 @@ impl LhcEngine {
                     return no(format!("no forced outage on {}", self.names(&t)));
                 }
             }
-            Action::CloudLink {
+            LhcAction::CloudLink {
                 resource_location,
                 connector,
                 up,
@@ -86,7 +296,7 @@ impl LhcEngine {
                     return no(format!("cloud link already {state} on {}", self.names(&t)));
                 }
             }
-            Action::ConnectorRestart { connector } => {
+            LhcAction::ConnectorRestart { connector } => {
                 if let Some(c) = self.connector_index(connector) {
                     if matches!(self.connectors[c].power, Power::Restarting { .. }) {
                         return no(format!(
@@ -96,7 +306,7 @@ impl LhcEngine {
                     }
                 }
             }
-            Action::ConnectorFail {
+            LhcAction::ConnectorFail {
                 connector,
                 component,
             } => {
@@ -116,7 +326,7 @@ impl LhcEngine {
                     }
                 }
             }
-            Action::ConnectorRecover {
+            LhcAction::ConnectorRecover {
                 connector,
                 component,
             } => {
@@ -140,14 +350,14 @@ impl LhcEngine {
                     }
                 }
             }
-            Action::VdaLogoff { vda } => {
+            LhcAction::VdaLogoff { vda } => {
                 if let Some(v) = self.vda_index(vda) {
                     if self.vdas.sessions[v as usize] == 0 {
                         return no(format!("VDA {} has no session", self.vdas.name(v)));
                     }
                 }
             }
-            Action::VdaMaintenance { vda, enabled } => {
+            LhcAction::VdaMaintenance { vda, enabled } => {
                 if let Some(v) = self.vda_index(vda) {
                     if self.vdas.maintenance[v as usize] == *enabled {
                         let state = if *enabled { "already" } else { "not" };
@@ -158,29 +368,32 @@ impl LhcEngine {
                     }
                 }
             }
-            _ => {}
+            LhcAction::TestLaunch { .. } | LhcAction::ConfigChange { .. } => {
+                // Always possible: a launch reports its own failure, and a configuration
+                // change may follow another.
+            }
         }
         Ok(())
     }
 
     /// Applies a checked action at `now`.
-    pub(crate) fn apply_checked(&mut self, now: SimTime, action: &Action, out: &mut Vec<Event>) {
+    pub(crate) fn apply_checked(&mut self, now: SimTime, action: &LhcAction, out: &mut Vec<Event>) {
         match action {
-            Action::ForceOutage {
+            LhcAction::ForceOutage {
                 resource_location,
                 connector,
             } => {
                 let t = self.targets(resource_location, connector.as_deref());
                 self.set_forced(resource_location, &t, true, now, out);
             }
-            Action::ClearOutage {
+            LhcAction::ClearOutage {
                 resource_location,
                 connector,
             } => {
                 let t = self.targets(resource_location, connector.as_deref());
                 self.set_forced(resource_location, &t, false, now, out);
             }
-            Action::CloudLink {
+            LhcAction::CloudLink {
                 resource_location,
                 connector,
                 up,
@@ -188,7 +401,7 @@ impl LhcEngine {
                 let t = self.targets(resource_location, connector.as_deref());
                 self.set_link(&t, *up, now, out);
             }
-            Action::ConnectorRestart { connector } => {
+            LhcAction::ConnectorRestart { connector } => {
                 if let Some(c) = self.connector_index(connector) {
                     let until = now.saturating_add(self.s.restart);
                     let power = Power::Restarting {
@@ -197,7 +410,7 @@ impl LhcEngine {
                     self.take_down(c, power, now, out);
                 }
             }
-            Action::ConnectorFail {
+            LhcAction::ConnectorFail {
                 connector,
                 component,
             } => {
@@ -208,7 +421,7 @@ impl LhcEngine {
                     }
                 }
             }
-            Action::ConnectorRecover {
+            LhcAction::ConnectorRecover {
                 connector,
                 component,
             } => {
@@ -229,187 +442,121 @@ impl LhcEngine {
                     }
                 }
             }
-            Action::TestLaunch { resource, user } => {
+            LhcAction::TestLaunch { resource, user } => {
                 self.test_launch(resource, user.as_deref(), now, out);
             }
-            Action::ConfigChange { description } => {
+            LhcAction::ConfigChange { description } => {
                 self.config_change(description.as_deref(), now, out);
             }
-            Action::VdaLogoff { vda } => {
+            LhcAction::VdaLogoff { vda } => {
                 if let Some(v) = self.vda_index(vda) {
                     self.vda_logoff(v, now, out);
                 }
             }
-            Action::VdaMaintenance { vda, enabled } => {
+            LhcAction::VdaMaintenance { vda, enabled } => {
                 if let Some(v) = self.vda_index(vda) {
                     self.vda_maintenance(v, *enabled, now, out);
                 }
             }
-            // Other engines' actions never reach here (`apply` filters on the engine).
-            _ => {}
         }
     }
+}
 
-    fn set_forced(&mut self, rl: &str, cs: &[usize], on: bool, now: SimTime, out: &mut Vec<Event>) {
-        let Some(r) = self.rl_index(rl) else {
-            return;
-        };
-        for &c in cs {
-            if self.connectors[c].forced == on {
-                continue;
-            }
-            self.connectors[c].forced = on;
-            let (kind, reason) = if on {
-                ("connector.outage_forced", "OutageModeForced = 1 (HKLM\\Software\\Citrix\\DesktopServer\\LHC): the connector acts as if the cloud were unreachable")
-            } else {
-                ("connector.outage_cleared", "OutageModeForced = 0: the connector uses the cloud broker again when its checks pass")
-            };
-            let details = json!({ "reason": reason, "resource_location": rl });
-            out.push(ev(now, &self.connectors[c].fqdn, kind, details));
-            self.css_refresh(c, now);
-        }
-        let all = self.rls[r].connectors.clone();
-        let (forced, free): (Vec<usize>, Vec<usize>) =
-            all.iter().partition(|c| self.connectors[**c].forced);
-        let partial = !forced.is_empty() && !free.is_empty();
-        self.rls[r].partial_forced = partial;
-        if partial {
-            let details = json!({
-                "code": "partial_forced_outage",
-                "forced": forced.iter().map(|c| self.connectors[*c].fqdn.clone()).collect::<Vec<_>>(),
-                "message": format!(
-                    "outage forced on {} of the {} connectors of \"{rl}\": force it on all of them to test the resource location (the others keep it on the cloud broker)",
-                    forced.len(),
-                    all.len()
-                ),
-                "not_forced": free.iter().map(|c| self.connectors[*c].fqdn.clone()).collect::<Vec<_>>(),
-            });
-            out.push(ev(now, rl, "rl.warning", details));
-        }
-        self.rls[r].want_check(now, self.s.health_check);
-        self.process_rl(r, now, out);
-    }
+impl Apply for LhcEngine {
+    type Action = LhcAction;
 
-    fn set_link(&mut self, cs: &[usize], up: bool, now: SimTime, out: &mut Vec<Event>) {
-        let Some(r) = cs.first().map(|c| self.connectors[*c].rl) else {
-            return;
-        };
-        for &c in cs {
-            let cc = &mut self.connectors[c];
-            if cc.link_up == up {
-                continue;
-            }
-            cc.link_up = up;
-            let reason = if up {
-                let was = if cc.cloud_lost {
-                    "; the cloud was lost"
-                } else {
-                    ""
-                };
-                format!("link to the cloud broker restored{was}")
-            } else {
-                format!(
-                    "link to the cloud broker cut: the connector considers the cloud lost after {} (cloud_lost_after)",
-                    self.s.cloud_lost_after
-                )
-            };
-            if up {
-                cc.cloud_lost = false;
-                cc.link_down_since = None;
-            } else {
-                cc.link_down_since = Some(now);
-            }
-            let details = json!({
-                "reason": reason,
-                "resource_location": self.rls[r].id,
-                "up": up,
-            });
-            out.push(ev(
-                now,
-                &self.connectors[c].fqdn,
-                "connector.cloud_link",
-                details,
-            ));
-            if !up {
-                self.interrupt_import(c, now, "cloud link down", out);
-            }
-            self.css_refresh(c, now);
-        }
-        self.rls[r].want_check(now, self.s.health_check);
-        self.process_rl(r, now, out);
-    }
-
-    /// The connector stops (restart or failure): its secondary loses its registrations, an
-    /// import in progress fails, and the election runs again.
-    fn take_down(&mut self, c: usize, power: Power, now: SimTime, out: &mut Vec<Event>) {
-        let r = self.connectors[c].rl;
-        let k = self.connectors[c].local;
-        let fqdn = self.connectors[c].fqdn.clone();
-        self.connectors[c].power = power;
-        let (kind, what) = match power {
-            Power::Restarting { .. } => ("connector.restarting", "restarting"),
-            _ => ("connector.down", "down"),
-        };
-        let details = json!({
-            "reason": format!("connector {what}"),
-            "resource_location": self.rls[r].id,
-            "until_ms": match power { Power::Restarting { until_ms } => Some(until_ms), _ => None },
-        });
-        out.push(ev(now, &fqdn, kind, details));
-        let reason =
-            format!("connector {what}: its secondary broker loses the registrations it held");
-        self.drop_registrations(r, k, now, &reason, out);
-        let cc = &mut self.connectors[c];
-        cc.leftover = 0;
-        cc.known_sessions = 0;
-        self.interrupt_import(c, now, &format!("connector {what}"), out);
-        self.run_election(r, now, &format!("{fqdn} is {what}"), out);
-        self.rls[r].want_check(now, self.s.health_check);
-        self.process_rl(r, now, out);
-    }
-
-    fn set_component(
+    fn apply(
         &mut self,
-        c: usize,
-        k: Component,
-        ok: bool,
         now: SimTime,
+        action: &LhcAction,
+        actor: Option<&str>,
         out: &mut Vec<Event>,
-    ) {
-        let r = self.connectors[c].rl;
-        let fqdn = self.connectors[c].fqdn.clone();
-        self.connectors[c].set_component(k, ok);
-        let kind = if ok {
-            "connector.component_recovered"
-        } else {
-            "connector.component_failed"
+    ) -> Result<(), ActionError> {
+        self.config.check_action(action)?;
+        self.check_state(action)?;
+        // Before the first advance the initial events are not out yet; they come at the
+        // first advance (stamped t = 0) and describe the state at that moment.
+        let first = out.len();
+        self.apply_checked(now, action, out);
+        attribute(&mut out[first..], actor);
+        self.refresh_wakeup();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lhc::config::Connector;
+    use crate::lhc::config::{ResourceLocation, VdaKind, VdaPool};
+
+    fn config() -> LhcConfig {
+        let pool = |prefix: &str, count: u32| VdaPool {
+            prefix: prefix.into(),
+            count,
+            kind: VdaKind::MultiSession,
+            delivery_group: "dg".into(),
+            resources: vec!["Word".into()],
+            max_sessions: None,
+            initial_load: 0,
         };
-        let details = json!({
-            "component": k.as_str(),
-            "label": k.label(),
-            "resource_location": self.rls[r].id,
-        });
-        out.push(ev(now, &fqdn, kind, details));
-        match (k, ok) {
-            (Component::Css, false) => {
-                self.interrupt_import(c, now, "Config Synchronizer Service failed", out);
-            }
-            (Component::HaService, false) => {
-                let local = self.connectors[c].local;
-                let reason = "High Availability Service failed: the secondary broker loses the registrations it held";
-                self.drop_registrations(r, local, now, reason, out);
-                self.connectors[c].leftover = 0;
-                let why = format!("High Availability Service of {fqdn} failed");
-                self.run_election(r, now, &why, out);
-            }
-            (Component::HaService, true) => {
-                let why = format!("High Availability Service of {fqdn} recovered");
-                self.run_election(r, now, &why, out);
-            }
-            _ => {}
+        let connector = |fqdn: &str| Connector {
+            fqdn: fqdn.into(),
+            storefront_configured: true,
+        };
+        LhcConfig {
+            resource_locations: vec![
+                ResourceLocation {
+                    id: "a".into(),
+                    name: "A".into(),
+                    connectors: vec![connector("CC1.a.com"), connector("cc2.a.com")],
+                    vda_pools: vec![pool("A", 2000), pool("A1", 5)],
+                },
+                ResourceLocation {
+                    id: "b".into(),
+                    name: "B".into(),
+                    connectors: vec![connector("cc1.b.com")],
+                    vda_pools: Vec::new(),
+                },
+            ],
+            ..LhcConfig::default()
         }
-        self.css_refresh(c, now);
-        self.rls[r].want_check(now, self.s.health_check);
-        self.process_rl(r, now, out);
+    }
+
+    #[test]
+    fn checks_names_against_the_configuration() {
+        let c = config();
+        let force = |rl: &str, cc: Option<&str>| LhcAction::ForceOutage {
+            resource_location: rl.into(),
+            connector: cc.map(str::to_owned),
+        };
+        assert_eq!(c.check_action(&force("a", Some("cc1.A.com"))), Ok(()));
+        assert_eq!(
+            c.check_action(&force("z", None)).map_err(|e| e.to_string()),
+            Err("unknown resource location \"z\" (known: a, b)".into())
+        );
+        assert_eq!(
+            c.check_action(&force("a", Some("cc1.b.com")))
+                .map_err(|e| e.to_string()),
+            Err(
+                "connector \"cc1.b.com\" is not in resource location \"a\" (it is in \"b\")".into()
+            )
+        );
+        let launch = LhcAction::TestLaunch {
+            resource: "Paint".into(),
+            user: None,
+        };
+        assert_eq!(
+            c.check_action(&launch).map_err(|e| e.to_string()),
+            Err("unknown resource \"Paint\" (published: Word)".into())
+        );
+        let restart = LhcAction::ConnectorRestart {
+            connector: "cc9".into(),
+        };
+        assert!(c
+            .check_action(&restart)
+            .is_err_and(|e| e.field() == Some("connector")));
+        let logoff = LhcAction::VdaLogoff { vda: "A999".into() };
+        assert_eq!(c.check_action(&logoff), Ok(()));
     }
 }

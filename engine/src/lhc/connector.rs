@@ -4,8 +4,43 @@ use serde::{Deserialize, Serialize};
 
 use super::election::Exclusion;
 use super::ha_state::HaState;
-use crate::action::Component;
 use crate::clock::{SimDuration, SimTime};
+
+/// A component of a Cloud Connector that can fail on its own (SPEC §1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Component {
+    /// Config Synchronizer Service: imports the configuration into LocalDB.
+    Css,
+    /// High Availability Service: the secondary broker.
+    HaService,
+    /// Remote Broker Provider: relays VDA and StoreFront traffic to the cloud broker and
+    /// decides when the resource location enters and leaves HA mode.
+    Rbp,
+}
+
+impl Component {
+    /// Every component, in display order.
+    pub const ALL: [Component; 3] = [Component::Css, Component::HaService, Component::Rbp];
+
+    /// The serialized name (`"css"`, `"ha_service"`, `"rbp"`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Component::Css => "css",
+            Component::HaService => "ha_service",
+            Component::Rbp => "rbp",
+        }
+    }
+
+    /// The product's name of the component.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Component::Css => "Config Synchronizer Service",
+            Component::HaService => "High Availability Service",
+            Component::Rbp => "Remote Broker Provider",
+        }
+    }
+}
 
 /// Whether a connector runs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

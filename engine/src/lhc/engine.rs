@@ -3,16 +3,15 @@
 
 use serde_json::{json, Map, Value};
 
+use super::config::{DeliveryGroup, LhcConfig, MAX_HA_VDAS_PER_RL};
 use super::connector::{ConnectorState, Power};
 use super::election::elect;
 use super::ha_state::HaState;
 use super::model::{grid_after, RlState, Settings, Target};
 use super::vdas::{contact_after, Vdas};
-use crate::action::{Action, ActionError};
 use crate::clock::{SimDuration, SimTime};
-use crate::event::{attribute, EngineId, Event};
+use crate::event::{EngineId, Event};
 use crate::rng::Rng;
-use crate::scenario::lhc::{DeliveryGroup, LhcConfig, MAX_HA_VDAS_PER_RL};
 use crate::step::Engine;
 
 /// The Local Host Cache / HA engine: every resource location, connector and VDA of `[lhc]`.
@@ -398,26 +397,5 @@ impl Engine for LhcEngine {
         while let Some(t) = self.wakeup.filter(|t| *t <= now) {
             self.run_instant(t, out);
         }
-    }
-
-    fn apply(
-        &mut self,
-        now: SimTime,
-        action: &Action,
-        actor: Option<&str>,
-        out: &mut Vec<Event>,
-    ) -> Result<bool, ActionError> {
-        if action.engine() != EngineId::Lhc {
-            return Ok(false);
-        }
-        self.config.check_action(action)?;
-        self.check_state(action)?;
-        // Before the first advance the initial events are not out yet; they come at the
-        // first advance (stamped t = 0) and describe the state at that moment.
-        let first = out.len();
-        self.apply_checked(now, action, out);
-        attribute(&mut out[first..], actor);
-        self.refresh_wakeup();
-        Ok(true)
     }
 }

@@ -8,11 +8,11 @@
 
 use serde_json::{json, Value};
 
+use super::config::VdaKind;
 use super::engine::{ev, LhcEngine};
 use super::vdas::{code_connector, secondary_code, CLOUD, STALE};
 use crate::clock::SimTime;
 use crate::event::Event;
-use crate::scenario::lhc::VdaKind;
 
 /// The user of a launch when the action names none.
 const DEFAULT_USER: &str = "test-user";

@@ -3,12 +3,13 @@
 //! StoreFront and the ADC's CITRIX-XD-DDC monitor. `docs/LHC.md` explains the model and its
 //! choices; `docs/SCENARIOS.md` lists the events and actions.
 //!
-//! Reading order: [`ha_state`] (the state machine, a pure function) and [`election`] (pure),
-//! then `connector` (one connector's state and health predicates), `vdas` (compact per-VDA
+//! Reading order: [`config`] (`[lhc]` and its look-ups), [`actions`] (what an operator can
+//! do, checked against the configuration and the state), [`ha_state`] (the state machine, a
+//! pure function) and [`election`] (pure), then `connector` (one connector's state and health predicates), `vdas` (compact per-VDA
 //! state), `model` (resource-location state), [`LhcEngine`] (`engine`: construction, the step
 //! contract, the per-instant order), `detection` (health checks, aggregation, elections,
 //! ADC), `registration` (sweeps, moves, drops, purge), `sync` (CSS / LocalDB), `storefront`,
-//! `launch`, `actions`, `query` with the [`views`] it returns (read-only, for the console),
+//! `launch`, `operations` (what a checked action does), `query` with the [`views`] it returns (read-only, for the console),
 //! and `audit` (the self-check).
 //!
 //! Per instant and resource location the order is fixed: connector timers (restart done,
@@ -16,8 +17,9 @@
 //! something may change), the aggregated state, the target broker of the VDAs, the VDA
 //! contacts due now, the ADC monitor, then the aggregated registration events.
 
-mod actions;
+pub mod actions;
 mod audit;
+pub mod config;
 mod connector;
 mod detection;
 pub mod election;
@@ -25,6 +27,7 @@ mod engine;
 pub mod ha_state;
 mod launch;
 mod model;
+mod operations;
 mod query;
 mod registration;
 mod storefront;
@@ -32,7 +35,9 @@ mod sync;
 mod vdas;
 pub mod views;
 
-pub use connector::Power;
+pub use actions::LhcAction;
+pub use config::LhcConfig;
+pub use connector::{Component, Power};
 pub use engine::LhcEngine;
 pub use ha_state::HaState;
 pub use views::{

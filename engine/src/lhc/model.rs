@@ -1,10 +1,10 @@
 //! The runtime state of a resource location, the engine's settings, and the per-instant
 //! aggregation of registration moves.
 
+use super::config::LhcConfig;
 use super::election::Election;
 use super::ha_state::{HaDurations, HaState};
 use crate::clock::{SimDuration, SimTime};
-use crate::scenario::lhc::LhcConfig;
 
 /// The durations and switches of `[lhc]`, copied once.
 #[derive(Clone, Debug)]

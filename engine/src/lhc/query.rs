@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::connector::Component;
 use super::engine::LhcEngine;
 use super::model::Target;
 use super::vdas::{code_connector, secondary_code, CLOUD, STALE, UNREGISTERED};
@@ -10,7 +11,6 @@ use super::views::{
     Broker, BrokerFilter, ComponentsView, ConnectorView, LocalDbView, RlView, RlWarning,
     StorefrontView, VdaPage, VdaQuery, VdaRow, MAX_PAGE,
 };
-use crate::action::Component;
 
 impl LhcEngine {
     /// Every resource location, in file order.

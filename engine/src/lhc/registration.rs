@@ -369,9 +369,9 @@ impl LhcEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lhc::config::{Connector, LhcConfig, ResourceLocation};
     use crate::lhc::ha_state::HaState;
     use crate::rng::Rng;
-    use crate::scenario::lhc::{Connector, LhcConfig, ResourceLocation};
 
     fn engine(storefront: bool) -> LhcEngine {
         let connector = |fqdn: &str| Connector {

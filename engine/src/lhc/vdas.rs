@@ -5,8 +5,8 @@
 //! resource location are contiguous too, so a VDA's pool and resource location are found by
 //! binary search; names are derived on demand (`{prefix}{n:03}`).
 
+use super::config::{VdaKind, VdaPool};
 use crate::rng::Rng;
-use crate::scenario::lhc::{VdaKind, VdaPool};
 
 /// Broker code: not registered.
 pub(crate) const UNREGISTERED: u16 = 0;

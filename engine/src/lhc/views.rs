@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::config::VdaKind;
 use super::connector::Power;
 use super::ha_state::HaState;
-use crate::scenario::lhc::VdaKind;
 
 /// A warning about a resource location (configuration or forced-outage state).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,14 +1,15 @@
 //! The black-hole A/B (SPEC §2 *Load throttling and the black hole effect*): the same
 //! seeded storm right after a reboot, with the fix on and off.
 
+use super::actions::{LmsAction, MAX_STORM_USERS};
 use super::engine::LmsEngine;
 use super::views::{AbPoint, AbReport, AbRun};
-use crate::action::{Action, ActionError};
+use crate::action::error::ActionError;
 use crate::clock::{SimDuration, SimTime};
 use crate::rng::Rng;
-use crate::scenario::lms_actions::{within, MAX_STORM_USERS};
+use crate::scenario::check::within;
 use crate::scenario::Scenario;
-use crate::step::Engine;
+use crate::step::{Apply, Engine};
 
 /// When the A/B reboots the server (the farm has settled).
 pub const AB_REBOOT_AT: SimDuration = SimDuration::from_mins(10);
@@ -34,7 +35,7 @@ pub fn black_hole_ab(
         .map(|s| lms.servers[s].host.clone())
         .ok_or_else(|| lms.unknown_server("server", server))?;
     within("users", u64::from(users), 1, u64::from(MAX_STORM_USERS))?;
-    let storm = Action::LogonStorm {
+    let storm = LmsAction::LogonStorm {
         users,
         over,
         app: app.map(str::to_owned),
@@ -48,7 +49,7 @@ pub fn black_hole_ab(
         let mut out = Vec::new();
         let reboot_at = SimTime::ZERO.saturating_add(AB_REBOOT_AT);
         engine.advance(reboot_at, &mut out);
-        let reboot = Action::ServerReboot {
+        let reboot = LmsAction::ServerReboot {
             server: host.clone(),
         };
         engine.apply(reboot_at, &reboot, None, &mut out)?;

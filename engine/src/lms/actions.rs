@@ -1,17 +1,422 @@
-//! Operator actions of the load-management engine: state checks (what the configuration
-//! alone cannot tell) and their application at `now`.
+//! [`LmsAction`]: what an operator does to the farm (storms, launches, reboots, sessions,
+//! evaluators, settings), with its check against `[lms]` ([`LmsConfig::check_action`]: names
+//! that must exist, ranges) and against the state (`LmsEngine::check_state`) side by side,
+//! then its application at `now`. A rejected action changes nothing.
 
 use core::net::Ipv4Addr;
 
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::config::rules::{builtin_rules, Rule};
+use super::config::{LmsConfig, LoadFormula};
 use super::engine::{ev, LmsEngine};
 use super::model::draw_ip;
 use super::sessions::Launch;
 use super::views::ServerPower;
-use crate::action::{Action, ActionError, SpikeCounter};
-use crate::event::Event;
-use crate::scenario::lms_actions::invalid;
+use crate::action::error::ActionError;
+use crate::clock::SimDuration;
+use crate::clock::SimTime;
+use crate::event::{attribute, Event};
+use crate::scenario::check::{invalid, list, some_of, within};
+use crate::scenario::error::FieldPath;
+use crate::step::Apply;
+
+/// Most users of one logon storm.
+pub const MAX_STORM_USERS: u32 = 100_000;
+/// Longest spread of one logon storm.
+pub const MAX_STORM_SPREAD: SimDuration = SimDuration::from_hours(24);
+/// Most sessions one disconnect or logoff action touches.
+pub const MAX_SESSION_COUNT: u32 = 100_000;
+/// Longest evaluator name.
+pub const MAX_EVALUATOR_NAME: usize = 64;
+
+/// An action of the load-management engine. Serialized flat with a `kind` tag in snake_case,
+/// like every engine's actions (see [`Action`](crate::Action)).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LmsAction {
+    /// Load management: `users` new users log on, evenly spread over `over` (zero: all at
+    /// once), each launching `app` (or an application drawn from the seeded workload).
+    LogonStorm {
+        /// Users, `1..=100000`.
+        users: u32,
+        /// Spread of the logons.
+        over: SimDuration,
+        /// The application; drawn per user when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        app: Option<String>,
+    },
+    /// Load management: one user launches an application (reconnecting to a disconnected
+    /// session of theirs first).
+    AppLaunch {
+        /// User name.
+        user: String,
+        /// Published application.
+        app: String,
+        /// Client address (for IP-range rules); drawn from the workload's clients when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_ip: Option<Ipv4Addr>,
+    },
+    /// Load management: a server reboots (its sessions end; it is down, then starting, then
+    /// up).
+    ServerReboot {
+        /// Host name (case-insensitive).
+        server: String,
+    },
+    /// Load management: the data collector of a zone crashes (its server goes down and
+    /// reboots); the zone elects another.
+    KillCollector {
+        /// Zone id.
+        zone: String,
+    },
+    /// Load management: a performance counter of a server is held at `percent` for
+    /// `duration`.
+    CounterSpike {
+        /// Host name.
+        server: String,
+        /// Which counter.
+        counter: SpikeCounter,
+        /// Value held, `0..=100`.
+        percent: u8,
+        /// How long, at least 1s.
+        duration: SimDuration,
+    },
+    /// Load management: disconnects connected sessions (they keep counting towards load).
+    DisconnectSessions {
+        /// Every session of this user, or
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user: Option<String>,
+        /// `count` connected sessions of this server (oldest first).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server: Option<String>,
+        /// With `server`: how many, `1..=100000`. Default 1.
+        #[serde(default = "one")]
+        count: u32,
+    },
+    /// Load management: logs sessions off (connected or disconnected).
+    LogoffSessions {
+        /// Every session of this user, or
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user: Option<String>,
+        /// `count` sessions of this server (disconnected first, then oldest).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server: Option<String>,
+        /// With `server`: how many, `1..=100000`. Default 1.
+        #[serde(default = "one")]
+        count: u32,
+    },
+    /// Load management: creates an evaluator, or replaces one (`replaces` names it; a
+    /// built-in keeps its name).
+    EvaluatorSave {
+        /// Name (unique).
+        name: String,
+        /// Rules (at least one; each kind once, application user load once per application).
+        rules: Vec<Rule>,
+        /// The evaluator being edited (renamed when `name` differs); a new one when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        replaces: Option<String>,
+    },
+    /// Load management: deletes a custom evaluator that nothing uses.
+    EvaluatorDelete {
+        /// Name.
+        name: String,
+    },
+    /// Load management: assigns an evaluator to servers and applications.
+    EvaluatorAssign {
+        /// Evaluator name.
+        evaluator: String,
+        /// Hosts that get it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        servers: Vec<String>,
+        /// Applications that get it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        applications: Vec<String>,
+    },
+    /// Load management: removes an application's own evaluator.
+    EvaluatorUnassign {
+        /// Application.
+        application: String,
+    },
+    /// Load management: farm settings.
+    FarmSettings {
+        /// Turns the black-hole fix on or off.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        black_hole_fix: Option<bool>,
+        /// Changes the load-index formula.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formula: Option<LoadFormula>,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A performance counter a spike can hold (SPEC §2 rules 1 and 3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpikeCounter {
+    /// CPU utilization.
+    Cpu,
+    /// Memory usage.
+    Memory,
+}
+
+impl LmsAction {
+    /// Every `kind` of this engine's actions, in declaration order.
+    pub const KINDS: [&'static str; 12] = [
+        "logon_storm",
+        "app_launch",
+        "server_reboot",
+        "kill_collector",
+        "counter_spike",
+        "disconnect_sessions",
+        "logoff_sessions",
+        "evaluator_save",
+        "evaluator_delete",
+        "evaluator_assign",
+        "evaluator_unassign",
+        "farm_settings",
+    ];
+
+    /// The `kind` tag, as written in files (`"logon_storm"`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LmsAction::LogonStorm { .. } => "logon_storm",
+            LmsAction::AppLaunch { .. } => "app_launch",
+            LmsAction::ServerReboot { .. } => "server_reboot",
+            LmsAction::KillCollector { .. } => "kill_collector",
+            LmsAction::CounterSpike { .. } => "counter_spike",
+            LmsAction::DisconnectSessions { .. } => "disconnect_sessions",
+            LmsAction::LogoffSessions { .. } => "logoff_sessions",
+            LmsAction::EvaluatorSave { .. } => "evaluator_save",
+            LmsAction::EvaluatorDelete { .. } => "evaluator_delete",
+            LmsAction::EvaluatorAssign { .. } => "evaluator_assign",
+            LmsAction::EvaluatorUnassign { .. } => "evaluator_unassign",
+            LmsAction::FarmSettings { .. } => "farm_settings",
+        }
+    }
+}
+
+/// Checks an evaluator's name and rules as an action gives them: name not blank and at most
+/// 64 characters, at least one rule, each rule in range (`rules[2].high: ...`), each kind once
+/// (application user load once per application), applications known.
+pub fn check_evaluator(name: &str, rules: &[Rule], apps: &[&str]) -> Result<(), ActionError> {
+    if name.trim().is_empty() {
+        return Err(ActionError::Blank("name"));
+    }
+    if name.chars().count() > MAX_EVALUATOR_NAME {
+        return invalid(
+            "name",
+            format!(
+                "must be at most {MAX_EVALUATOR_NAME} characters; got {}",
+                name.chars().count()
+            ),
+        );
+    }
+    if rules.is_empty() {
+        return invalid("rules", "an evaluator needs at least one rule");
+    }
+    let mut seen: Vec<String> = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
+        let path = FieldPath(Vec::new()).key("rules").index(i);
+        rule.validate(&path).map_err(|e| ActionError::Invalid {
+            field: "rules",
+            message: e.to_string(),
+        })?;
+        let key = match rule {
+            Rule::ApplicationUserLoad { app, .. } => {
+                if !apps.contains(&app.as_str()) {
+                    return invalid(
+                        "rules",
+                        format!(
+                            "rules[{i}].app: unknown application \"{app}\" (known: {})",
+                            list(apps)
+                        ),
+                    );
+                }
+                format!("application_user_load({app})")
+            }
+            other => other.name().to_owned(),
+        };
+        if let Some(first) = seen.iter().position(|k| *k == key) {
+            return invalid(
+                "rules",
+                format!(
+                    "rules[{i}].rule: duplicate rule \"{key}\" (first defined at rules[{first}])"
+                ),
+            );
+        }
+        seen.push(key);
+    }
+    Ok(())
+}
+
+impl LmsConfig {
+    /// Checks a load-management action against this configuration: names that must exist,
+    /// ranges. What depends on the state (a server already down, an evaluator still
+    /// assigned) is checked when the action runs (`LmsEngine::check_state`).
+    pub fn check_action(&self, action: &LmsAction) -> Result<(), ActionError> {
+        self.check_action_with(action, &[])
+    }
+
+    /// [`check_action`](Self::check_action), where `created` are evaluators an earlier
+    /// action of the same timeline creates.
+    pub fn check_action_with(
+        &self,
+        action: &LmsAction,
+        created: &[String],
+    ) -> Result<(), ActionError> {
+        let evaluator_known = |field: &'static str, name: &str| {
+            let mut names = self.evaluator_names();
+            for c in created {
+                if !names.contains(&c.as_str()) {
+                    names.push(c);
+                }
+            }
+            if names.contains(&name) {
+                Ok(())
+            } else {
+                Err(ActionError::Unknown {
+                    field,
+                    what: "evaluator",
+                    name: name.to_owned(),
+                    known: some_of(names.into_iter()),
+                })
+            }
+        };
+        match action {
+            LmsAction::LogonStorm { users, over, app } => {
+                within("users", u64::from(*users), 1, u64::from(MAX_STORM_USERS))?;
+                if *over > MAX_STORM_SPREAD {
+                    return invalid(
+                        "over",
+                        format!("must be at most {MAX_STORM_SPREAD}; got {over}"),
+                    );
+                }
+                if self.applications.is_empty() {
+                    return invalid("app", "the farm publishes no application");
+                }
+                match app {
+                    Some(a) => self.require_app("app", a),
+                    None => Ok(()),
+                }
+            }
+            LmsAction::AppLaunch { user, app, .. } => {
+                if user.trim().is_empty() {
+                    return Err(ActionError::Blank("user"));
+                }
+                self.require_app("app", app)
+            }
+            LmsAction::ServerReboot { server } => self.require_server("server", server),
+            LmsAction::KillCollector { zone } => {
+                if self.zones.iter().any(|z| z.id == *zone) {
+                    Ok(())
+                } else {
+                    Err(ActionError::Unknown {
+                        field: "zone",
+                        what: "zone",
+                        name: zone.clone(),
+                        known: some_of(self.zones.iter().map(|z| z.id.as_str())),
+                    })
+                }
+            }
+            LmsAction::CounterSpike {
+                server,
+                percent,
+                duration,
+                ..
+            } => {
+                self.require_server("server", server)?;
+                within("percent", u64::from(*percent), 0, 100)?;
+                if *duration < SimDuration::from_secs(1) {
+                    return invalid("duration", format!("must be at least 1s; got {duration}"));
+                }
+                Ok(())
+            }
+            LmsAction::DisconnectSessions {
+                user,
+                server,
+                count,
+            }
+            | LmsAction::LogoffSessions {
+                user,
+                server,
+                count,
+            } => match (user, server) {
+                (Some(_), Some(_)) | (None, None) => {
+                    invalid("user", "give exactly one of user and server")
+                }
+                (Some(u), None) if u.trim().is_empty() => Err(ActionError::Blank("user")),
+                (Some(_), None) => Ok(()),
+                (None, Some(s)) => {
+                    self.require_server("server", s)?;
+                    within("count", u64::from(*count), 1, u64::from(MAX_SESSION_COUNT))
+                }
+            },
+            LmsAction::EvaluatorSave {
+                name,
+                rules,
+                replaces,
+            } => {
+                let apps: Vec<&str> = self.applications.iter().map(|a| a.name.as_str()).collect();
+                check_evaluator(name, rules, &apps)?;
+                if let Some(old) = replaces {
+                    evaluator_known("replaces", old)?;
+                    if builtin_rules(old).is_some() && old != name {
+                        return invalid(
+                            "name",
+                            format!("the built-in evaluator \"{old}\" cannot be renamed"),
+                        );
+                    }
+                }
+                Ok(())
+            }
+            LmsAction::EvaluatorDelete { name } => {
+                if builtin_rules(name).is_some() {
+                    return invalid(
+                        "name",
+                        format!("the built-in evaluator \"{name}\" cannot be deleted"),
+                    );
+                }
+                evaluator_known("name", name)
+            }
+            LmsAction::EvaluatorAssign {
+                evaluator,
+                servers,
+                applications,
+            } => {
+                evaluator_known("evaluator", evaluator)?;
+                if servers.is_empty() && applications.is_empty() {
+                    return invalid("servers", "name at least one server or application");
+                }
+                for s in servers {
+                    self.require_server("servers", s)?;
+                }
+                for a in applications {
+                    self.require_app("applications", a)?;
+                }
+                Ok(())
+            }
+            LmsAction::EvaluatorUnassign { application } => {
+                self.require_app("application", application)
+            }
+            LmsAction::FarmSettings {
+                black_hole_fix,
+                formula,
+            } => {
+                if black_hole_fix.is_none() && formula.is_none() {
+                    return invalid(
+                        "black_hole_fix",
+                        "change at least one setting (black_hole_fix or formula)",
+                    );
+                }
+                Ok(())
+            }
+        }
+    }
+}
 
 impl LmsEngine {
     fn server_of(&self, host: &str) -> Result<usize, ActionError> {
@@ -27,12 +432,14 @@ impl LmsEngine {
     }
 
     /// Checks what depends on the state; on `Err` nothing changes.
-    pub(crate) fn check_state(&self, action: &Action) -> Result<(), ActionError> {
+    pub(crate) fn check_state(&self, action: &LmsAction) -> Result<(), ActionError> {
         match action {
-            Action::LogonStorm { .. } | Action::AppLaunch { .. } if self.servers.is_empty() => {
+            LmsAction::LogonStorm { .. } | LmsAction::AppLaunch { .. }
+                if self.servers.is_empty() =>
+            {
                 invalid("app", "the farm has no server")
             }
-            Action::AppLaunch { user, .. } => {
+            LmsAction::AppLaunch { user, .. } => {
                 let connected = self
                     .find_user(user)
                     .and_then(|u| self.sessions.get(&u))
@@ -44,7 +451,7 @@ impl LmsEngine {
                 }
                 Ok(())
             }
-            Action::ServerReboot { server } => {
+            LmsAction::ServerReboot { server } => {
                 let s = self.server_of(server)?;
                 if self.servers[s].power == ServerPower::Down {
                     return Err(ActionError::NoChange(format!(
@@ -54,7 +461,7 @@ impl LmsEngine {
                 }
                 Ok(())
             }
-            Action::KillCollector { zone } => {
+            LmsAction::KillCollector { zone } => {
                 let z = self.zones.iter().find(|z| z.id == *zone);
                 if z.is_some_and(|z| z.collector.is_none()) {
                     return Err(ActionError::NoChange(format!(
@@ -63,7 +470,7 @@ impl LmsEngine {
                 }
                 Ok(())
             }
-            Action::CounterSpike { server, .. } => {
+            LmsAction::CounterSpike { server, .. } => {
                 let s = self.server_of(server)?;
                 if self.servers[s].power == ServerPower::Down {
                     return Err(ActionError::NoChange(format!(
@@ -73,10 +480,10 @@ impl LmsEngine {
                 }
                 Ok(())
             }
-            Action::DisconnectSessions {
+            LmsAction::DisconnectSessions {
                 user: Some(user), ..
             }
-            | Action::LogoffSessions {
+            | LmsAction::LogoffSessions {
                 user: Some(user), ..
             } => {
                 let has = self
@@ -87,7 +494,7 @@ impl LmsEngine {
                         "user \"{user}\" has no session"
                     )));
                 }
-                if let Action::DisconnectSessions { .. } = action {
+                if let LmsAction::DisconnectSessions { .. } = action {
                     let connected = self
                         .find_user(user)
                         .and_then(|u| self.sessions.get(&u))
@@ -100,7 +507,7 @@ impl LmsEngine {
                 }
                 Ok(())
             }
-            Action::DisconnectSessions {
+            LmsAction::DisconnectSessions {
                 server: Some(server),
                 ..
             } => {
@@ -113,7 +520,7 @@ impl LmsEngine {
                 }
                 Ok(())
             }
-            Action::LogoffSessions {
+            LmsAction::LogoffSessions {
                 server: Some(server),
                 ..
             } => {
@@ -126,16 +533,16 @@ impl LmsEngine {
                 }
                 Ok(())
             }
-            Action::EvaluatorSave {
+            LmsAction::EvaluatorSave {
                 name,
                 rules,
                 replaces,
             } => self.check_save(name, rules, replaces.as_deref()),
-            Action::EvaluatorDelete { name } => self.check_delete(name),
-            Action::EvaluatorAssign { evaluator, .. } => {
+            LmsAction::EvaluatorDelete { name } => self.check_delete(name),
+            LmsAction::EvaluatorAssign { evaluator, .. } => {
                 self.evaluator_index(evaluator).map(|_| ())
             }
-            Action::EvaluatorUnassign { application } => {
+            LmsAction::EvaluatorUnassign { application } => {
                 let a = self.app_of(application)?;
                 if self.apps[a].evaluator.is_none() {
                     return Err(ActionError::NoChange(format!(
@@ -144,21 +551,24 @@ impl LmsEngine {
                 }
                 Ok(())
             }
-            _ => Ok(()),
+            LmsAction::LogonStorm { .. }
+            | LmsAction::DisconnectSessions { .. }
+            | LmsAction::LogoffSessions { .. }
+            | LmsAction::FarmSettings { .. } => Ok(()),
         }
     }
 
     /// Applies a checked action at `now`.
-    pub(crate) fn apply_checked(&mut self, now: u64, action: &Action, out: &mut Vec<Event>) {
+    pub(crate) fn apply_checked(&mut self, now: u64, action: &LmsAction, out: &mut Vec<Event>) {
         match action {
-            Action::LogonStorm { users, over, app } => {
+            LmsAction::LogonStorm { users, over, app } => {
                 let app = app
                     .as_deref()
                     .and_then(|a| self.cfg.app_index(a))
                     .and_then(|a| u16::try_from(a).ok());
                 self.start_storm(*users, over.as_millis(), app, now, out);
             }
-            Action::AppLaunch {
+            LmsAction::AppLaunch {
                 user,
                 app,
                 client_ip,
@@ -171,11 +581,11 @@ impl LmsEngine {
                 let u = self.intern_user(user);
                 let _: Launch = self.launch(u, a, ip, now, None, out);
             }
-            Action::ServerReboot { server } => {
+            LmsAction::ServerReboot { server } => {
                 let s = self.server_of(server).unwrap_or(0);
                 self.take_down(s, now, "reboot by an operator", out);
             }
-            Action::KillCollector { zone } => {
+            LmsAction::KillCollector { zone } => {
                 let z = self.zones.iter().position(|x| x.id == *zone).unwrap_or(0);
                 if let Some(c) = self.zones[z].collector {
                     let details = json!({
@@ -186,7 +596,7 @@ impl LmsEngine {
                     self.take_down(c as usize, now, "the data collector crashed", out);
                 }
             }
-            Action::CounterSpike {
+            LmsAction::CounterSpike {
                 server,
                 counter,
                 percent,
@@ -210,31 +620,31 @@ impl LmsEngine {
                 });
                 out.push(ev(now, &sv.host, "counter.spike", details));
             }
-            Action::DisconnectSessions {
+            LmsAction::DisconnectSessions {
                 user,
                 server,
                 count,
             } => self.sessions_action(false, user.as_deref(), server.as_deref(), *count, now, out),
-            Action::LogoffSessions {
+            LmsAction::LogoffSessions {
                 user,
                 server,
                 count,
             } => self.sessions_action(true, user.as_deref(), server.as_deref(), *count, now, out),
-            Action::EvaluatorSave {
+            LmsAction::EvaluatorSave {
                 name,
                 rules,
                 replaces,
             } => self.save_evaluator(name, rules, replaces.as_deref(), now, out),
-            Action::EvaluatorDelete { name } => self.delete_evaluator(name, now, out),
-            Action::EvaluatorAssign {
+            LmsAction::EvaluatorDelete { name } => self.delete_evaluator(name, now, out),
+            LmsAction::EvaluatorAssign {
                 evaluator,
                 servers,
                 applications,
             } => self.assign_evaluator(evaluator, servers, applications, now, out),
-            Action::EvaluatorUnassign { application } => {
+            LmsAction::EvaluatorUnassign { application } => {
                 self.unassign_evaluator(application, now, out);
             }
-            Action::FarmSettings {
+            LmsAction::FarmSettings {
                 black_hole_fix,
                 formula,
             } => {
@@ -252,79 +662,30 @@ impl LmsEngine {
                 });
                 out.push(ev(now, "farm", "farm.settings", details));
             }
-            _ => {}
         }
     }
+}
 
-    /// Servers whose evaluation changed recompute and push at once (a configuration change
-    /// reaches every server).
-    pub(crate) fn reevaluate(&mut self, servers: &[usize], now: u64) {
-        for &s in servers {
-            if self.servers[s].power == ServerPower::Down {
-                continue;
-            }
-            let has = self.zones[self.servers[s].zone as usize]
-                .collector
-                .is_some();
-            if has {
-                self.recompute_push(s, now);
-            } else {
-                self.recompute(s, now);
-            }
-        }
-    }
+impl Apply for LmsEngine {
+    type Action = LmsAction;
 
-    /// Disconnects (`logoff` false) or logs off the sessions an action names, then one
-    /// `sessions.disconnected` / `sessions.logged_off` event with how many it touched.
-    fn sessions_action(
+    fn apply(
         &mut self,
-        logoff: bool,
-        user: Option<&str>,
-        server: Option<&str>,
-        count: u32,
-        now: u64,
+        now: SimTime,
+        action: &LmsAction,
+        actor: Option<&str>,
         out: &mut Vec<Event>,
-    ) {
-        let (subject, users) = self.targets(user, server, count, logoff, !logoff);
-        let mut done = 0u32;
-        for u in users {
-            let touched = if logoff {
-                self.logoff(u, now)
-            } else {
-                self.disconnect(u, now)
-            };
-            if touched {
-                done += 1;
-            }
+    ) -> Result<(), ActionError> {
+        let names: Vec<String> = self.evaluators.iter().map(|e| e.name.clone()).collect();
+        self.cfg.check_action_with(action, &names)?;
+        self.check_state(action)?;
+        if !self.servers.is_empty() {
+            self.start(out);
         }
-        let kind = if logoff {
-            "sessions.logged_off"
-        } else {
-            "sessions.disconnected"
-        };
-        out.push(ev(now, &subject, kind, json!({ "count": done })));
-    }
-
-    /// (subject, user ids) an action on sessions names.
-    fn targets(
-        &self,
-        user: Option<&str>,
-        server: Option<&str>,
-        count: u32,
-        disconnected_first: bool,
-        connected_only: bool,
-    ) -> (String, Vec<u32>) {
-        if let Some(u) = user {
-            return (u.to_owned(), self.find_user(u).into_iter().collect());
-        }
-        let s = server.and_then(|h| self.cfg.server_index(h)).unwrap_or(0);
-        let mut list = self.sessions_of(s, disconnected_first, connected_only);
-        list.truncate(count as usize);
-        (self.servers[s].host.clone(), list)
-    }
-
-    /// A client address for a what-if launch.
-    pub(crate) fn client_ip(&mut self) -> Ipv4Addr {
-        Ipv4Addr::from(draw_ip(&mut self.launch_rng, &self.clients))
+        let first = out.len();
+        self.now = self.now.max(now.as_millis());
+        self.apply_checked(now.as_millis(), action, out);
+        attribute(&mut out[first..], actor);
+        Ok(())
     }
 }

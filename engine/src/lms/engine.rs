@@ -6,16 +6,15 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use serde_json::Value;
 
+use super::config::rules::builtin_rules;
+use super::config::LmsConfig;
 use super::model::{App, Server, Session, Storm, TimerEntry, Zone};
 use super::placement::{key, AppIndex, Status};
 use super::rules::{Evaluator, Inputs};
 use super::views::ServerPower;
-use crate::action::{Action, ActionError};
 use crate::clock::SimTime;
-use crate::event::{attribute, EngineId, Event};
+use crate::event::{EngineId, Event};
 use crate::rng::Rng;
-use crate::scenario::lms::LmsConfig;
-use crate::scenario::lms_rules::builtin_rules;
 use crate::step::Engine;
 
 /// Minutes in a week (simulated time 0 is Monday 00:00).
@@ -342,7 +341,7 @@ impl LmsEngine {
     }
 
     /// The initial state at t = 0: loads, elections (events), first pushes.
-    fn start(&mut self, out: &mut Vec<Event>) {
+    pub(crate) fn start(&mut self, out: &mut Vec<Event>) {
         if self.started {
             return;
         }
@@ -436,28 +435,5 @@ impl Engine for LmsEngine {
         while let Some(t) = self.wakeup().filter(|t| *t <= now.as_millis()) {
             self.run_instant(t, out);
         }
-    }
-
-    fn apply(
-        &mut self,
-        now: SimTime,
-        action: &Action,
-        actor: Option<&str>,
-        out: &mut Vec<Event>,
-    ) -> Result<bool, ActionError> {
-        if action.engine() != EngineId::Lms {
-            return Ok(false);
-        }
-        let names: Vec<String> = self.evaluators.iter().map(|e| e.name.clone()).collect();
-        self.cfg.check_action_with(action, &names)?;
-        self.check_state(action)?;
-        if !self.servers.is_empty() {
-            self.start(out);
-        }
-        let first = out.len();
-        self.now = self.now.max(now.as_millis());
-        self.apply_checked(now.as_millis(), action, out);
-        attribute(&mut out[first..], actor);
-        Ok(true)
     }
 }

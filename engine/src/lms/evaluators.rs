@@ -4,12 +4,13 @@
 
 use serde_json::json;
 
+use super::actions::check_evaluator;
+use super::config::rules::{builtin_rules, Rule};
 use super::engine::{ev, LmsEngine};
 use super::rules::Evaluator;
-use crate::action::ActionError;
+use crate::action::error::ActionError;
 use crate::event::Event;
-use crate::scenario::lms_actions::{check_evaluator, invalid, some_of};
-use crate::scenario::lms_rules::{builtin_rules, Rule};
+use crate::scenario::check::{invalid, some_of};
 
 impl LmsEngine {
     /// The index of evaluator `name`.

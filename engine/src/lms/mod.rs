@@ -2,11 +2,13 @@
 //! data collectors, load evaluators and the load index, placement, load throttling and the
 //! black-hole effect. `docs/LMS.md` explains the model and its choices.
 //!
-//! Reading order: [`rules`] (compiled evaluators, rule loads, the formula: pure functions),
+//! Reading order: [`config`] (`[lms]`: farm, zones, servers, evaluators and their rules, the
+//! workload; look-ups), [`actions`] (what an operator can do, checked against the
+//! configuration and the state), [`rules`] (compiled evaluators, rule loads, the formula: pure functions),
 //! `placement` (the per-application index), `model` (state), [`LmsEngine`] (`engine`:
 //! construction, the step contract, recompute and push), `cadence` (counters, collector
 //! duties, samples, power cycle, elections), `sessions` (launches, logons, logoffs, timers),
-//! `storms`, `actions` and `evaluators` (operator actions), `query` with the [`views`] it
+//! `storms`, `operations` and `evaluators` (what checked actions do), `query` with the [`views`] it
 //! returns, `preview` (evaluator what-if), [`ab`] (the black-hole A/B) and `bench` (probes
 //! for the placement benchmark).
 //!
@@ -15,12 +17,14 @@
 //! samples.
 
 pub mod ab;
-mod actions;
+pub mod actions;
 mod bench;
 mod cadence;
+pub mod config;
 mod engine;
 mod evaluators;
 mod model;
+mod operations;
 mod placement;
 mod preview;
 mod query;
@@ -30,5 +34,8 @@ mod storms;
 pub mod views;
 
 pub use ab::black_hole_ab;
+pub use actions::{LmsAction, SpikeCounter};
+pub use config::rules::Rule;
+pub use config::{LmsConfig, LoadFormula};
 pub use engine::LmsEngine;
 pub use preview::MAX_PREVIEW_LAUNCHES;

@@ -3,10 +3,10 @@
 
 use std::cmp::Reverse;
 
+use super::config::ElectionPreference;
 use super::placement::AppIndex;
 use super::views::ServerPower;
 use crate::rng::Rng;
-use crate::scenario::lms::ElectionPreference;
 
 /// One server.
 #[derive(Clone, Debug)]

@@ -1,12 +1,12 @@
 //! The what-if of an evaluator edit: load indexes now and under the edit, and where the next
 //! launches would go on two clones of the engine (as it is, and edited).
 
+use super::config::rules::Rule;
 use super::engine::LmsEngine;
 use super::sessions::Launch;
 use super::views::{EvaluatorPreview, PlacementCount, PreviewRow};
-use crate::action::ActionError;
-use crate::scenario::lms_actions::invalid;
-use crate::scenario::lms_rules::Rule;
+use crate::action::error::ActionError;
+use crate::scenario::check::invalid;
 
 /// Most launches a preview simulates.
 pub const MAX_PREVIEW_LAUNCHES: u32 = 1000;

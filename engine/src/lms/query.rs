@@ -2,6 +2,8 @@
 
 use core::net::Ipv4Addr;
 
+use super::config::rules::builtin_rules;
+use super::config::ThrottleTable;
 use super::engine::LmsEngine;
 use super::model::CONNECTED;
 use super::rules::{rule_loads_string, Counter};
@@ -10,8 +12,6 @@ use super::views::{
     ServerPower, ServerQuery, ServerSort, ServerView, SessionPage, SessionQuery, SessionState,
     SessionView, SettingView, ZoneView,
 };
-use crate::scenario::lms::ThrottleTable;
-use crate::scenario::lms_rules::builtin_rules;
 
 /// Most rows of one page.
 const PAGE_MAX: u32 = 500;

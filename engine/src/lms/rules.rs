@@ -3,8 +3,8 @@
 
 use core::fmt::Write as _;
 
-use crate::scenario::lms::{LoadFormula, ThrottleTable};
-use crate::scenario::lms_rules::Rule;
+use super::config::rules::Rule;
+use super::config::{LoadFormula, ThrottleTable};
 
 /// Full load.
 pub const FULL: f64 = 10_000.0;
@@ -279,7 +279,7 @@ pub fn rule_loads_string(loads: &[(char, f64)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::lms_rules::{builtin_rules, Thresholds, ThrottleLevel};
+    use crate::lms::config::rules::{builtin_rules, Thresholds, ThrottleLevel};
 
     fn inputs(sessions: u32) -> Inputs<'static> {
         Inputs {
@@ -380,7 +380,7 @@ mod tests {
 
     #[test]
     fn every_rule_type() {
-        use crate::scenario::lms_rules::{IpRange, ScheduleWindow};
+        use crate::lms::config::rules::{IpRange, ScheduleWindow};
         let t = |low, high| Thresholds { low, high };
         let win = |w: &str| {
             w.parse::<ScheduleWindow>()

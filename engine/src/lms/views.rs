@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::lms::{ElectionPreference, LoadFormula};
-use crate::scenario::lms_rules::{Rule, ThrottleLevel};
+use super::config::rules::{Rule, ThrottleLevel};
+use super::config::{ElectionPreference, LoadFormula};
 
 /// The farm now: settings, zones and totals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,5 +1,7 @@
 //! `[[actions]]`: the timeline of operator actions and injected faults, in a scenario file or
-//! in a separate actions file, checked against the scenario.
+//! in a separate actions file, each checked by its own engine's configuration check.
+
+use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
@@ -7,7 +9,10 @@ use super::check::{fail, non_empty};
 use super::error::{ConfigError, FieldPath};
 use super::Scenario;
 use crate::action::{Action, TimedAction};
-use crate::event::EngineId;
+use crate::autoscale::AutoscaleAction;
+use crate::core::CoreAction;
+use crate::gslb::GslbAction;
+use crate::lms::LmsAction;
 
 /// A separate actions file: only `[[actions]]` tables.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -18,48 +23,48 @@ pub(crate) struct ActionsFile {
 }
 
 /// Checks every action against the scenario: the actor (if given) is not blank, and each
-/// action fits its engine's configuration (e.g. the heartbeat exists).
+/// action fits its engine's configuration (e.g. the heartbeat exists). Earlier actions of the
+/// timeline count: an evaluator it creates may be named later, and after a GSLB topology
+/// import later GSLB actions name the imported sites.
 pub fn validate_actions(actions: &[TimedAction], scenario: &Scenario) -> Result<(), ConfigError> {
-    // Evaluators created earlier in the timeline may be named by later actions.
     let mut created: Vec<String> = Vec::new();
-    // After a GSLB topology import, later GSLB actions name the imported sites.
-    let mut gslb = std::borrow::Cow::Borrowed(&scenario.gslb);
+    let mut gslb = Cow::Borrowed(&scenario.gslb);
     for (i, timed) in actions.iter().enumerate() {
-        if let Action::EvaluatorSave { name, .. } = &timed.action {
-            created.push(name.clone());
-        }
         let path = FieldPath::root("actions").index(i);
         if let Some(actor) = &timed.actor {
             non_empty(actor, path.key("actor"))?;
         }
         let checked = match &timed.action {
-            Action::Note { text } => {
+            Action::Core(CoreAction::Note { text }) => {
                 non_empty(text, path.key("text"))?;
                 Ok(())
             }
-            action => match action.engine() {
-                EngineId::Core => scenario.core.check_action(action),
-                EngineId::Lhc => scenario.lhc.check_action(action),
-                EngineId::Lms => scenario.lms.check_action_with(action, &created),
-                EngineId::Gslb => gslb.check_action(action),
-                EngineId::Autoscale => {
-                    // Edited parameters are reported at their exact path in the file
-                    // (`actions[3].settings.thresholds[0].max`).
-                    if let Action::GroupSettings { group, settings } = action {
-                        if scenario.autoscale.group_index(group).is_some() {
-                            settings.validate(&path.key("settings"))?;
-                        }
-                    }
-                    scenario.autoscale.check_action(action)
+            Action::Core(a) => scenario.core.check_action(a),
+            Action::Lhc(a) => scenario.lhc.check_action(a),
+            Action::Lms(a) => {
+                if let LmsAction::EvaluatorSave { name, .. } = a {
+                    created.push(name.clone());
                 }
-            },
+                scenario.lms.check_action_with(a, &created)
+            }
+            Action::Gslb(a) => gslb.check_action(a),
+            Action::Autoscale(a) => {
+                // Edited parameters are reported at their exact path in the file
+                // (`actions[3].settings.thresholds[0].max`).
+                if let AutoscaleAction::GroupSettings { group, settings } = a {
+                    if scenario.autoscale.group_index(group).is_some() {
+                        settings.validate(&path.key("settings"))?;
+                    }
+                }
+                scenario.autoscale.check_action(a)
+            }
         };
         if let Err(e) = checked {
             return fail(path.key(e.field().unwrap_or("kind")), e.to_string());
         }
-        if let Action::TopologyImport { cli } = &timed.action {
+        if let Action::Gslb(GslbAction::TopologyImport { cli }) = &timed.action {
             if let Ok(cfg) = crate::gslb::parse_cli(cli) {
-                gslb = std::borrow::Cow::Owned(cfg);
+                gslb = Cow::Owned(cfg);
             }
         }
     }

@@ -1,8 +1,13 @@
-//! Small validation helpers shared by the sections: uniqueness, ranges, references.
+//! Small validation helpers shared by every engine's configuration and action checks:
+//! uniqueness, ranges, references, and the lists of known names that errors show.
 
 use core::fmt::Display;
 
 use super::error::{ConfigError, FieldPath};
+use crate::action::error::ActionError;
+
+/// How many names an "unknown ..." error lists before `...`.
+const LISTED: usize = 12;
 
 /// `Err` at `path` with `message`.
 pub(crate) fn fail<T>(path: FieldPath, message: impl Into<String>) -> Result<T, ConfigError> {
@@ -82,6 +87,35 @@ pub(crate) fn list(names: &[&str]) -> String {
     }
 }
 
+/// Comma-separated names, at most [`LISTED`] of them (then `... (N in all)`), or `(none)`.
+pub(crate) fn some_of<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let all: Vec<&str> = names.collect();
+    if all.len() > LISTED {
+        format!("{}, ... ({} in all)", all[..LISTED].join(", "), all.len())
+    } else {
+        list(&all)
+    }
+}
+
+/// `Err(Invalid)` for the action field `field`.
+pub(crate) fn invalid<T>(
+    field: &'static str,
+    message: impl Into<String>,
+) -> Result<T, ActionError> {
+    Err(ActionError::Invalid {
+        field,
+        message: message.into(),
+    })
+}
+
+/// `lo <= value <= hi` for the action field `field`.
+pub(crate) fn within(field: &'static str, value: u64, lo: u64, hi: u64) -> Result<(), ActionError> {
+    if value < lo || value > hi {
+        return invalid(field, format!("must be between {lo} and {hi}; got {value}"));
+    }
+    Ok(())
+}
+
 /// A float must be finite (TOML allows `nan` and `inf`).
 pub(crate) fn finite(value: f64, path: FieldPath) -> Result<(), ConfigError> {
     if !value.is_finite() {
@@ -116,6 +150,23 @@ mod tests {
             Err("unknown zone \"c\" (known: (none))".into())
         );
         assert!(non_empty(" ", p()).is_err());
+        let names: Vec<String> = (1..=13).map(|i| format!("n{i}")).collect();
+        assert_eq!(
+            some_of(names.iter().map(String::as_str)),
+            "n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, ... (13 in all)"
+        );
+        assert_eq!(
+            some_of(names[..12].iter().map(String::as_str))
+                .matches(", ")
+                .count(),
+            11
+        );
+        assert_eq!(some_of([].into_iter()), "(none)");
+        assert_eq!(
+            within("count", 0, 1, 5).map_err(|e| e.to_string()),
+            Err("count: must be between 1 and 5; got 0".into())
+        );
+        assert_eq!(within("count", 5, 1, 5), Ok(()));
         assert!(finite(f64::NAN, p()).is_err());
     }
 }

@@ -1,10 +1,12 @@
 //! Scenario files: the TOML description of an estate (the four engines' sections), its clock
 //! and seed, and a timeline of actions. `docs/SCENARIOS.md` documents the format.
 //!
-//! Reading order: [`Scenario`] (the whole file) and its sections, one file each
-//! ([`meta`], [`core`], [`lhc`] + [`lhc_actions`], [`lms`] + [`lms_rules`] + [`lms_formats`], [`gslb`],
-//! [`autoscale`],
-//! [`actions`]); [`error`] for the error types; `location` maps key paths to lines.
+//! This folder holds what every engine shares: [`Scenario`] (the whole file), [`meta`]
+//! (`[scenario]`, `[clock]`), [`actions`] (the timeline, each action checked by its engine),
+//! [`error`] (errors with their file:line), `location` (key paths to lines), [`Warning`], and
+//! `check` (validation helpers). Each engine's section lives in its own folder, with its
+//! checks: [`crate::core::CoreConfig`], [`crate::lhc::LhcConfig`], [`crate::lms::LmsConfig`],
+//! [`crate::gslb::GslbConfig`], [`crate::autoscale::AutoscaleConfig`].
 //!
 //! Parsing has three steps: TOML syntax (toml_edit, which keeps spans), typed decoding (serde,
 //! `deny_unknown_fields` everywhere so a typo names the field), then semantic validation
@@ -12,18 +14,8 @@
 //! a [`ScenarioError`] `file:line:column: field: message`.
 
 pub mod actions;
-pub mod autoscale;
-mod check;
-pub mod core;
+pub(crate) mod check;
 pub mod error;
-pub mod gslb;
-pub mod lhc;
-pub mod lhc_actions;
-pub mod lms;
-pub mod lms_actions;
-pub mod lms_formats;
-pub mod lms_rules;
-pub mod lms_workload;
 mod location;
 pub mod meta;
 mod warning;
@@ -32,16 +24,16 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use self::actions::{validate_actions, ActionsFile};
-use self::autoscale::AutoscaleConfig;
-use self::core::CoreConfig;
 pub use self::error::{ConfigError, FieldPath, PathSegment, ScenarioError};
-use self::gslb::GslbConfig;
-use self::lhc::LhcConfig;
-use self::lms::LmsConfig;
 use self::location::{line_col, SourceMap};
 use self::meta::{ClockConfig, ScenarioMeta};
 pub use self::warning::Warning;
 use crate::action::TimedAction;
+use crate::autoscale::AutoscaleConfig;
+use crate::core::CoreConfig;
+use crate::gslb::GslbConfig;
+use crate::lhc::LhcConfig;
+use crate::lms::LmsConfig;
 
 /// A whole scenario file. Only `[scenario]` (with its `name`) is required; every other
 /// section defaults to empty.

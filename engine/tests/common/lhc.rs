@@ -1,7 +1,7 @@
 //! Helpers for the LHC engine tests: a small estate, and short-hands to read the views.
 
 use engine::lhc::{ConnectorView, RlView};
-use engine::{Action, Event, Scenario, ScenarioError, SimTime, Simulation, TimedAction};
+use engine::{Event, LhcAction, Scenario, ScenarioError, SimTime, Simulation, TimedAction};
 
 /// Two resource locations: `paris` (three connectors, the third not in StoreFront; 60
 /// multi-session + 40 pooled VDI) and `tokyo` (two connectors; 30 multi-session publishing the
@@ -102,32 +102,32 @@ pub fn connector(sim: &Simulation, fqdn: &str) -> ConnectorView {
 }
 
 /// Applies an action now, panicking on a rejection.
-pub fn act(sim: &mut Simulation, action: Action) -> Vec<Event> {
+pub fn act(sim: &mut Simulation, action: impl Into<engine::Action>) -> Vec<Event> {
     match sim.apply_now(action, Some("tester".into())) {
         Ok(events) => events,
         Err(e) => panic!("action rejected: {e}"),
     }
 }
 
-pub fn force(rl: &str) -> Action {
-    Action::ForceOutage {
+pub fn force(rl: &str) -> LhcAction {
+    LhcAction::ForceOutage {
         resource_location: rl.into(),
         connector: None,
     }
 }
 
-pub fn clear(rl: &str) -> Action {
-    Action::ClearOutage {
+pub fn clear(rl: &str) -> LhcAction {
+    LhcAction::ClearOutage {
         resource_location: rl.into(),
         connector: None,
     }
 }
 
-pub fn at(t: SimTime, action: Action) -> TimedAction {
+pub fn at(t: SimTime, action: impl Into<engine::Action>) -> TimedAction {
     TimedAction {
         at: t,
         actor: None,
-        action,
+        action: action.into(),
     }
 }
 

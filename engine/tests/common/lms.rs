@@ -1,7 +1,7 @@
 //! Helpers for the load-management tests: a small farm, and short-hands to act and read.
 
 use engine::lms::views::ServerView;
-use engine::{Action, Event, Scenario, SimTime, Simulation};
+use engine::{Event, LmsAction, Scenario, SimTime, Simulation};
 
 /// Two zones: `z1` (s1 most preferred, s2 preferred, s3 default) and `z2` (s4, s5 with the
 /// Advanced evaluator, s6 with `Secure`). Apps: Word (s1..s5), Excel (s1, s4), Secure (s6,
@@ -101,15 +101,15 @@ pub fn at_secs(s: u64) -> SimTime {
 }
 
 /// Applies `action` now, panicking on error.
-pub fn act(sim: &mut Simulation, action: Action) -> Vec<Event> {
+pub fn act(sim: &mut Simulation, action: impl Into<engine::Action>) -> Vec<Event> {
     match sim.apply_now(action, Some("tester".into())) {
         Ok(e) => e,
         Err(e) => panic!("{e}"),
     }
 }
 
-pub fn launch(user: &str, app: &str, ip: Option<&str>) -> Action {
-    Action::AppLaunch {
+pub fn launch(user: &str, app: &str, ip: Option<&str>) -> LmsAction {
+    LmsAction::AppLaunch {
         user: user.into(),
         app: app.into(),
         client_ip: ip.map(|i| i.parse().unwrap_or(core::net::Ipv4Addr::UNSPECIFIED)),

@@ -151,7 +151,8 @@ impl RuntimeHandle {
     }
 
     /// Applies an operator action now. A refused action changes nothing and says why.
-    pub async fn apply(&self, action: Action, actor: &str) -> Result<Vec<Event>> {
+    pub async fn apply(&self, action: impl Into<Action>, actor: &str) -> Result<Vec<Event>> {
+        let action = action.into();
         let actor = actor.to_owned();
         self.ask(|reply| Command::Apply {
             action,

@@ -4,11 +4,11 @@ use core::fmt::Write as _;
 
 use super::lex::quote;
 use super::{DEFAULT_VERSION, PRAGMA};
-use crate::scenario::gslb::{GslbConfig, SiteConfig, SiteRole};
+use crate::gslb::config::{GslbConfig, SiteConfig, SiteRole};
 
 /// Writes a topology as the product's CLI text: parameters, parents, children, versions and
 /// locations, backup lists, services, vservers with their domains and services, client
-/// locations. [`parse_cli`] reads it back to the same configuration (parents first).
+/// locations. [`parse_cli`](super::parse_cli) reads it back to the same configuration (parents first).
 pub fn export_cli(cfg: &GslbConfig) -> String {
     let defaults = GslbConfig::default();
     let parents: Vec<&SiteConfig> = cfg

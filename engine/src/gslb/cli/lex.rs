@@ -3,7 +3,7 @@
 use core::net::IpAddr;
 
 use crate::clock::SimDuration;
-use crate::scenario::gslb::GslbMethod;
+use crate::gslb::config::GslbMethod;
 
 /// Parsed options: (lower-case name without `-`, values, line text of the name).
 pub(super) type Options = Vec<(String, Vec<String>, String)>;

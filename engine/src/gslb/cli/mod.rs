@@ -38,7 +38,7 @@ pub use export::export_cli;
 
 use std::collections::BTreeMap;
 
-use crate::scenario::gslb::GslbConfig;
+use crate::gslb::config::GslbConfig;
 use reader::Reader;
 
 /// A line of CLI text that cannot be imported. Displayed as `line N: message`.

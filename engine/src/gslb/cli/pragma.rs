@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use super::lex::{check_options, seconds, single, split_options, Tok};
 use super::reader::Reader;
+use crate::gslb::config::{parse_version, ClientLocationConfig};
 use crate::gslb::net::{valid_location, Network, NetworkParseError};
-use crate::scenario::gslb::{parse_version, ClientLocationConfig};
 
 impl Reader {
     pub(super) fn pragma(&mut self, n: usize, toks: &[Tok]) -> Result<(), String> {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::lex::{check_options, ip, method, seconds, single, split_options, tokens, Options, Tok};
 use super::{DEFAULT_VERSION, PRAGMA};
-use crate::scenario::gslb::{
+use crate::gslb::config::{
     DomainConfig, GslbConfig, GslbMethod, ServiceConfig, SiteConfig, SiteRole, MAX_CHILDREN,
     MAX_LEARNING_S, MAX_PARENTS,
 };
@@ -45,8 +45,7 @@ impl Reader {
     }
 
     pub(super) fn site_mut(&mut self, name: &str) -> Result<&mut SiteConfig, String> {
-        let known =
-            crate::scenario::lms_actions::some_of(self.cfg.sites.iter().map(|s| s.name.as_str()));
+        let known = crate::scenario::check::some_of(self.cfg.sites.iter().map(|s| s.name.as_str()));
         self.cfg
             .sites
             .iter_mut()

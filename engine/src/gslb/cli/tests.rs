@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::clock::SimDuration;
-use crate::scenario::gslb::{GslbMethod, SiteRole};
+use crate::gslb::config::{GslbMethod, SiteRole};
 
 const WORDS: &[&str] = &[
     "add",

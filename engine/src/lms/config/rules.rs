@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{fail, in_range, non_empty};
-use super::error::{ConfigError, FieldPath};
-pub use super::lms_formats::{FormatError, IpRange, ScheduleWindow, Weekday};
+pub use super::formats::{FormatError, IpRange, ScheduleWindow, Weekday};
+use crate::scenario::check::{fail, in_range, non_empty};
+use crate::scenario::error::{ConfigError, FieldPath};
 
 /// Upper bound of the counter rules other than CPU and memory (2^31 - 1).
 pub const MAX_COUNTER: u64 = 2_147_483_647;

@@ -6,13 +6,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{fail, in_range, non_empty, unique};
-use super::error::{ConfigError, FieldPath};
-use super::Warning;
-use crate::action::{Action, ActionError};
+use super::net::{valid_location, Network};
+use super::version::{SoftwareVersion, VERSION_FORMS};
 use crate::clock::SimDuration;
-use crate::gslb::net::{valid_location, Network};
-use crate::gslb::version::{SoftwareVersion, VERSION_FORMS};
+use crate::scenario::check::{fail, in_range, list, non_empty, unique};
+use crate::scenario::error::{ConfigError, FieldPath};
+use crate::scenario::Warning;
 
 /// Most parent sites in a parent-child topology [seed 003].
 pub const MAX_PARENTS: usize = 32;
@@ -253,15 +252,6 @@ pub fn parse_version(text: &str) -> Result<SoftwareVersion, String> {
     SoftwareVersion::parse(text).ok_or_else(|| format!("expected {VERSION_FORMS}; got \"{text}\""))
 }
 
-fn unknown_site(cfg: &GslbConfig, field: &'static str, name: &str) -> ActionError {
-    ActionError::Unknown {
-        field,
-        what: "site",
-        name: name.to_owned(),
-        known: crate::scenario::lms_actions::some_of(cfg.sites.iter().map(|s| s.name.as_str())),
-    }
-}
-
 impl GslbConfig {
     /// The site named `name`.
     pub fn site(&self, name: &str) -> Option<&SiteConfig> {
@@ -297,86 +287,20 @@ impl GslbConfig {
         Ok(())
     }
 
-    /// Checks a GSLB action against this configuration: the sites it names exist, a MEP link
-    /// joins a parent to a site, a backup list is valid, an imported CLI text parses. What
-    /// depends on the state (a site already down, a link already cut) is checked when the
-    /// action runs.
-    pub fn check_action(&self, action: &Action) -> Result<(), ActionError> {
-        let site = |field: &'static str, name: &str| {
-            self.site(name)
-                .ok_or_else(|| unknown_site(self, field, name))
-        };
-        match action {
-            Action::SiteDown { site: name } | Action::SiteUp { site: name } => {
-                site("site", name).map(|_| ())
-            }
-            Action::MepCut { from, to, .. } | Action::MepRestore { from, to, .. } => {
-                let a = site("from", from)?;
-                let b = site("to", to)?;
-                if a.name == b.name {
-                    return Err(ActionError::Invalid {
-                        field: "to",
-                        message: format!(
-                            "a MEP link joins two different sites; got \"{to}\" twice"
-                        ),
-                    });
-                }
-                if a.role == SiteRole::Child && b.role == SiteRole::Child {
-                    return Err(ActionError::Invalid {
-                        field: "to",
-                        message: format!(
-                            "\"{from}\" and \"{to}\" are both child sites: a child talks only to parents, so there is no MEP link between them"
-                        ),
-                    });
-                }
-                Ok(())
-            }
-            Action::BackupParents {
-                site: name,
-                backups,
-            } => {
-                let s = site("site", name)?;
-                if s.role != SiteRole::Parent {
-                    return Err(ActionError::Invalid {
-                        field: "site",
-                        message: format!(
-                            "\"{name}\" is a child site: only parents have backup parents (parents: {})",
-                            self.parent_names()
-                        ),
-                    });
-                }
-                self.check_backups(name, backups)
-                    .map_err(|message| ActionError::Invalid {
-                        field: "backups",
-                        message,
-                    })
-            }
-            Action::TopologyImport { cli } => {
-                crate::gslb::cli::parse_cli(cli)
-                    .map(|_| ())
-                    .map_err(|e| ActionError::Invalid {
-                        field: "cli",
-                        message: e.to_string(),
-                    })
-            }
-            _ => Ok(()),
-        }
-    }
-
-    fn is_parent(&self, name: &str) -> bool {
+    pub(crate) fn is_parent(&self, name: &str) -> bool {
         self.sites
             .iter()
             .any(|s| s.name == name && s.role == SiteRole::Parent)
     }
 
-    fn parent_names(&self) -> String {
+    pub(crate) fn parent_names(&self) -> String {
         let names: Vec<&str> = self
             .sites
             .iter()
             .filter(|s| s.role == SiteRole::Parent)
             .map(|s| s.name.as_str())
             .collect();
-        super::check::list(&names)
+        list(&names)
     }
 
     /// Checks timings, names and IPs, roles and parents, backup lists, topology limits,
@@ -580,7 +504,7 @@ impl GslbConfig {
                         dpath(i).key("services").index(j),
                         format!(
                             "unknown service \"{svc}\" (services: {}; a site without services has none to bind)",
-                            super::check::list(&known)
+                            crate::scenario::check::list(&known)
                         ),
                     );
                 }
@@ -619,7 +543,7 @@ impl GslbConfig {
                         path(i).key("rtt_ms").key(site),
                         format!(
                             "unknown site \"{site}\" (known: {})",
-                            crate::scenario::lms_actions::some_of(names.into_iter())
+                            crate::scenario::check::some_of(names.into_iter())
                         ),
                     );
                 }
@@ -724,29 +648,33 @@ mod tests {
 
     #[test]
     fn check_action_table() {
+        use crate::gslb::actions::GslbAction;
         let cfg = base();
-        let ok = |a: Action| assert_eq!(cfg.check_action(&a), Ok(()), "{a:?}");
-        ok(Action::SiteDown { site: "C1".into() });
-        ok(Action::MepCut {
+        let ok = |a: GslbAction| assert_eq!(cfg.check_action(&a), Ok(()), "{a:?}");
+        ok(GslbAction::SiteDown { site: "C1".into() });
+        ok(GslbAction::MepCut {
             from: "P1".into(),
             to: "C2".into(),
             one_way: true,
         });
-        ok(Action::BackupParents {
+        ok(GslbAction::BackupParents {
             site: "P1".into(),
             backups: vec!["P2".into()],
         });
-        ok(Action::BackupParents {
+        ok(GslbAction::BackupParents {
             site: "P1".into(),
             backups: vec![],
         });
-        ok(Action::TopologyImport {
+        ok(GslbAction::TopologyImport {
             cli: "add gslb site X 10.9.9.9\n".into(),
         });
-        let field = |a: Action| cfg.check_action(&a).err().and_then(|e| e.field());
-        assert_eq!(field(Action::SiteUp { site: "P9".into() }), Some("site"));
+        let field = |a: GslbAction| cfg.check_action(&a).err().and_then(|e| e.field());
         assert_eq!(
-            field(Action::MepRestore {
+            field(GslbAction::SiteUp { site: "P9".into() }),
+            Some("site")
+        );
+        assert_eq!(
+            field(GslbAction::MepRestore {
                 from: "P9".into(),
                 to: "P1".into(),
                 one_way: false
@@ -754,7 +682,7 @@ mod tests {
             Some("from")
         );
         assert_eq!(
-            field(Action::MepRestore {
+            field(GslbAction::MepRestore {
                 from: "P1".into(),
                 to: "P9".into(),
                 one_way: false
@@ -762,7 +690,7 @@ mod tests {
             Some("to")
         );
         assert_eq!(
-            field(Action::MepCut {
+            field(GslbAction::MepCut {
                 from: "C1".into(),
                 to: "C2".into(),
                 one_way: false
@@ -770,27 +698,27 @@ mod tests {
             Some("to")
         );
         assert_eq!(
-            field(Action::BackupParents {
+            field(GslbAction::BackupParents {
                 site: "C1".into(),
                 backups: vec![]
             }),
             Some("site")
         );
         assert_eq!(
-            field(Action::BackupParents {
+            field(GslbAction::BackupParents {
                 site: "P1".into(),
                 backups: vec!["C2".into()]
             }),
             Some("backups")
         );
         assert_eq!(
-            field(Action::TopologyImport {
+            field(GslbAction::TopologyImport {
                 cli: "add gslb site".into()
             }),
             Some("cli")
         );
         assert_eq!(
-            cfg.check_action(&Action::SiteDown { site: "P9".into() })
+            cfg.check_action(&GslbAction::SiteDown { site: "P9".into() })
                 .map_err(|e| e.to_string()),
             Err("unknown site \"P9\" (known: P1, P2, C1, C2)".to_owned())
         );

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{fail, in_range, known, non_empty, unique};
-use super::error::{ConfigError, FieldPath};
-use super::Warning;
 use crate::clock::SimDuration;
+use crate::scenario::check::{fail, in_range, known, non_empty, unique};
+use crate::scenario::error::{ConfigError, FieldPath};
+use crate::scenario::Warning;
 
 /// Most VDAs one pool may declare.
 pub const MAX_POOL_VDAS: u32 = 20_000;
@@ -389,5 +389,150 @@ impl LhcConfig {
             }
         }
         out
+    }
+}
+
+/// Where a VDA is in the configuration.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VdaRef {
+    /// Index of its resource location.
+    pub resource_location: usize,
+    /// Index of its pool within the resource location.
+    pub pool: usize,
+    /// Its number in the pool (1-based).
+    pub number: u32,
+}
+
+impl LhcConfig {
+    /// The resource location with this id (exact match) and its index.
+    pub fn resource_location(&self, id: &str) -> Option<(usize, &ResourceLocation)> {
+        self.resource_locations
+            .iter()
+            .enumerate()
+            .find(|(_, rl)| rl.id == id)
+    }
+
+    /// The connector with this FQDN (case-insensitive): (RL index, connector index, config).
+    pub fn connector(&self, fqdn: &str) -> Option<(usize, usize, &Connector)> {
+        let key = fqdn.to_lowercase();
+        self.resource_locations
+            .iter()
+            .enumerate()
+            .find_map(|(i, rl)| {
+                rl.connectors
+                    .iter()
+                    .enumerate()
+                    .find(|(_, c)| c.fqdn.to_lowercase() == key)
+                    .map(|(j, c)| (i, j, c))
+            })
+    }
+
+    /// The VDA called `name` (see [`VdaPool::vda_name`]); when two prefixes could both read
+    /// the name, the longer prefix wins.
+    pub fn find_vda(&self, name: &str) -> Option<VdaRef> {
+        let mut best: Option<(usize, VdaRef)> = None;
+        for (i, rl) in self.resource_locations.iter().enumerate() {
+            for (j, pool) in rl.vda_pools.iter().enumerate() {
+                if let Some(n) = pool.vda_number(name) {
+                    let len = pool.prefix.len();
+                    if best.is_none_or(|(l, _)| len > l) {
+                        let found = VdaRef {
+                            resource_location: i,
+                            pool: j,
+                            number: n,
+                        };
+                        best = Some((len, found));
+                    }
+                }
+            }
+        }
+        best.map(|(_, r)| r)
+    }
+
+    /// The pool a [`VdaRef`] points into.
+    pub fn pool(&self, vda: VdaRef) -> Option<&VdaPool> {
+        self.resource_locations
+            .get(vda.resource_location)?
+            .vda_pools
+            .get(vda.pool)
+    }
+
+    /// Whether some pool publishes `resource` (exact match).
+    pub fn publishes(&self, resource: &str) -> bool {
+        self.resource_locations
+            .iter()
+            .flat_map(|rl| &rl.vda_pools)
+            .any(|p| p.resources.iter().any(|r| r == resource))
+    }
+
+    /// Every published resource, sorted, without repeats.
+    pub fn resources(&self) -> Vec<&str> {
+        let mut all: Vec<&str> = self
+            .resource_locations
+            .iter()
+            .flat_map(|rl| &rl.vda_pools)
+            .flat_map(|p| p.resources.iter().map(String::as_str))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> LhcConfig {
+        let pool = |prefix: &str, count: u32| VdaPool {
+            prefix: prefix.into(),
+            count,
+            kind: VdaKind::MultiSession,
+            delivery_group: "dg".into(),
+            resources: vec!["Word".into()],
+            max_sessions: None,
+            initial_load: 0,
+        };
+        let connector = |fqdn: &str| Connector {
+            fqdn: fqdn.into(),
+            storefront_configured: true,
+        };
+        LhcConfig {
+            resource_locations: vec![
+                ResourceLocation {
+                    id: "a".into(),
+                    name: "A".into(),
+                    connectors: vec![connector("CC1.a.com"), connector("cc2.a.com")],
+                    vda_pools: vec![pool("A", 2000), pool("A1", 5)],
+                },
+                ResourceLocation {
+                    id: "b".into(),
+                    name: "B".into(),
+                    connectors: vec![connector("cc1.b.com")],
+                    vda_pools: Vec::new(),
+                },
+            ],
+            ..LhcConfig::default()
+        }
+    }
+
+    #[test]
+    fn finds_vdas_by_name_longest_prefix_first() {
+        let c = config();
+        let at = |rl, pool, number| {
+            Some(VdaRef {
+                resource_location: rl,
+                pool,
+                number,
+            })
+        };
+        assert_eq!(c.find_vda("A007"), at(0, 0, 7));
+        assert_eq!(c.find_vda("a1234"), at(0, 0, 1234));
+        assert_eq!(c.find_vda("A1001"), at(0, 1, 1));
+        assert_eq!(c.find_vda("A1002"), at(0, 1, 2));
+        assert_eq!(c.find_vda("A07"), None);
+        assert_eq!(c.find_vda("A2001"), None);
+        assert_eq!(c.find_vda("A000"), None);
+        assert_eq!(c.find_vda("B001"), None);
     }
 }

@@ -5,10 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{fail, finite, in_range, non_empty};
-use super::error::{ConfigError, FieldPath};
-use super::lms_rules::{IpRange, ThrottleLevel};
+use super::rules::{IpRange, ThrottleLevel};
 use crate::clock::SimDuration;
+use crate::scenario::check::{fail, finite, in_range, non_empty};
+use crate::scenario::error::{ConfigError, FieldPath};
 
 /// `[lms.throttle]`: the load one logon in progress adds at each level (the vendor does not
 /// publish these numbers). Each `1..=10000`.
@@ -273,7 +273,12 @@ impl WorkloadConfig {
             }
             if let Some(app) = &storm.app {
                 non_empty(app, p.key("app"))?;
-                super::check::known(app, "application", apps.iter().copied(), p.key("app"))?;
+                crate::scenario::check::known(
+                    app,
+                    "application",
+                    apps.iter().copied(),
+                    p.key("app"),
+                )?;
             }
         }
         Ok(())

@@ -3,11 +3,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{fail, in_range, known, non_empty, unique};
-use super::error::{ConfigError, FieldPath};
-use super::lms_rules::{builtin_rules, Rule, ADVANCED_EVALUATOR, DEFAULT_EVALUATOR};
-pub use super::lms_workload::{CounterModel, RecurringStorm, ThrottleTable, WorkloadConfig};
+pub mod formats;
+pub mod rules;
+pub mod workload;
+
+use self::rules::{builtin_rules, Rule, ADVANCED_EVALUATOR, DEFAULT_EVALUATOR};
+pub use self::workload::{CounterModel, RecurringStorm, ThrottleTable, WorkloadConfig};
+use crate::action::error::ActionError;
 use crate::clock::SimDuration;
+use crate::scenario::check::{fail, in_range, known, non_empty, some_of, unique};
+use crate::scenario::error::{ConfigError, FieldPath};
 
 /// `[lms]`. Timing defaults: `push_threshold`, `dc_refresh`, `ping_after`, `request_after`
 /// [seed 004]; the others are assumed [our default] (see `docs/LMS.md`). Simulated time 0 is
@@ -319,5 +324,53 @@ impl LmsConfig {
             |i| self.servers[i].host.to_lowercase(),
             |i| path(i).key("host"),
         )
+    }
+}
+
+impl LmsConfig {
+    /// The index of the server with this host (case-insensitive).
+    pub fn server_index(&self, host: &str) -> Option<usize> {
+        self.servers
+            .iter()
+            .position(|s| s.host.eq_ignore_ascii_case(host))
+    }
+
+    /// The index of the application with this name (exact).
+    pub fn app_index(&self, name: &str) -> Option<usize> {
+        self.applications.iter().position(|a| a.name == name)
+    }
+
+    pub(crate) fn unknown_server(&self, field: &'static str, host: &str) -> ActionError {
+        ActionError::Unknown {
+            field,
+            what: "server",
+            name: host.to_owned(),
+            known: some_of(self.servers.iter().map(|s| s.host.as_str())),
+        }
+    }
+
+    pub(crate) fn unknown_app(&self, field: &'static str, app: &str) -> ActionError {
+        ActionError::Unknown {
+            field,
+            what: "application",
+            name: app.to_owned(),
+            known: some_of(self.applications.iter().map(|a| a.name.as_str())),
+        }
+    }
+
+    pub(crate) fn require_server(
+        &self,
+        field: &'static str,
+        host: &str,
+    ) -> Result<(), ActionError> {
+        self.server_index(host)
+            .map(|_| ())
+            .ok_or_else(|| self.unknown_server(field, host))
+    }
+
+    pub(crate) fn require_app(&self, field: &'static str, app: &str) -> Result<(), ActionError> {
+        self.app_index(app)
+            .map(|_| ())
+            .ok_or_else(|| self.unknown_app(field, app))
     }
 }

@@ -2,10 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{fail, list, non_empty, unique};
-use super::error::{ConfigError, FieldPath};
-use crate::action::{Action, ActionError};
 use crate::clock::SimDuration;
+use crate::scenario::check::{fail, non_empty, unique};
+use crate::scenario::error::{ConfigError, FieldPath};
 
 /// The shortest heartbeat interval.
 pub const MIN_HEARTBEAT_INTERVAL: SimDuration = SimDuration::from_secs(1);
@@ -66,47 +65,4 @@ impl CoreConfig {
             |i| path(i).key("id"),
         )
     }
-}
-
-impl CoreConfig {
-    /// Checks that a core action fits this configuration (the heartbeat exists, a new
-    /// interval is valid for it). Actions of other engines, and notes, pass.
-    pub fn check_action(&self, action: &Action) -> Result<(), ActionError> {
-        match action {
-            Action::Note { .. } => Ok(()),
-            Action::HeartbeatPause { heartbeat } | Action::HeartbeatResume { heartbeat } => {
-                self.require(heartbeat).map(|_| ())
-            }
-            Action::HeartbeatInterval {
-                heartbeat,
-                interval,
-            } => check_interval(self.require(heartbeat)?, *interval),
-            _ => Ok(()),
-        }
-    }
-
-    fn require(&self, id: &str) -> Result<&HeartbeatConfig, ActionError> {
-        self.heartbeat(id).ok_or_else(|| {
-            let ids: Vec<&str> = self.heartbeats.iter().map(|h| h.id.as_str()).collect();
-            ActionError::UnknownHeartbeat {
-                heartbeat: id.to_owned(),
-                known: list(&ids),
-            }
-        })
-    }
-}
-
-/// Checks a new interval for heartbeat `hb`: at least 1s and longer than its jitter.
-pub fn check_interval(hb: &HeartbeatConfig, interval: SimDuration) -> Result<(), ActionError> {
-    if interval < MIN_HEARTBEAT_INTERVAL {
-        return Err(ActionError::IntervalTooShort(interval));
-    }
-    if interval <= hb.jitter {
-        return Err(ActionError::IntervalNotAboveJitter {
-            heartbeat: hb.id.clone(),
-            interval,
-            jitter: hb.jitter,
-        });
-    }
-    Ok(())
 }

@@ -3,10 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{fail, finite, in_range, non_empty, unique};
-use super::error::{ConfigError, FieldPath};
-use super::lms_actions::some_of;
-use crate::action::{Action, ActionError};
+mod trace;
+
+pub use self::trace::parse_metrics_csv;
+use crate::action::error::ActionError;
+use crate::scenario::check::{fail, finite, in_range, non_empty, some_of, unique};
+use crate::scenario::error::{ConfigError, FieldPath};
 
 /// `[autoscale]`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -153,6 +155,16 @@ pub enum DistributionMode {
     Dns,
     /// One static public IP per zone in front of private nodes.
     Nlb,
+}
+
+impl DistributionMode {
+    /// The serialized name (`"dns"`, `"nlb"`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DistributionMode::Dns => "dns",
+            DistributionMode::Nlb => "nlb",
+        }
+    }
 }
 
 /// `[[autoscale.groups.thresholds]]`: scale out when the metric is above `max` for the watch
@@ -333,63 +345,6 @@ impl AutoscaleConfig {
         }
     }
 
-    /// Checks an autoscale action against this configuration: the group (and zone) exist,
-    /// `load_inject` levels and lengths are in range, a `load_release` zone is the group's, `group_settings` parameters are valid
-    /// (field `settings`, the message naming the exact path, e.g.
-    /// `settings.thresholds[0].max: ...`). What depends on the state (deploying an application
-    /// that is deployed, switching to the mode in force) is checked when the action runs.
-    /// Actions of other engines pass.
-    pub fn check_action(&self, action: &Action) -> Result<(), ActionError> {
-        let group = |name: &str| {
-            self.group_index(name)
-                .map(|i| &self.groups[i])
-                .ok_or_else(|| self.unknown_group(name))
-        };
-        match action {
-            Action::LoadInject {
-                group: name,
-                zone,
-                level,
-                duration_min,
-            } => {
-                check_zone(group(name)?, zone.as_deref())?;
-                if !(level.is_finite() && (0.0..=MAX_INJECT_LEVEL).contains(level)) {
-                    return Err(ActionError::Invalid {
-                        field: "level",
-                        message: format!(
-                            "must be a finite number between 0 and {MAX_INJECT_LEVEL} (percent of \
-                             the capacity of min_nodes nodes); got {level}"
-                        ),
-                    });
-                }
-                if let Some(d) = duration_min {
-                    if !(1..=MAX_INJECT_MIN).contains(d) {
-                        return Err(ActionError::Invalid {
-                            field: "duration_min",
-                            message: format!(
-                                "must be between 1 and {MAX_INJECT_MIN} (minutes; leave it out \
-                                 for a lasting step); got {d}"
-                            ),
-                        });
-                    }
-                }
-                Ok(())
-            }
-            Action::LoadRelease { group: name, zone } => check_zone(group(name)?, zone.as_deref()),
-            Action::AppDeploy { group: name }
-            | Action::AppRemove { group: name }
-            | Action::DistributionSwitch { group: name, .. } => group(name).map(|_| ()),
-            Action::GroupSettings {
-                group: name,
-                settings,
-            } => {
-                group(name)?;
-                check_params(settings)
-            }
-            _ => Ok(()),
-        }
-    }
-
     /// Replaces every `csv` workload by the trace its file holds. `read` returns a file's
     /// text (the engine does no IO: the scenario loader passes a reader, e.g. one that
     /// resolves names relative to the scenario file). Errors name
@@ -429,19 +384,6 @@ impl AutoscaleConfig {
             |i| self.groups[i].name.clone(),
             |i| path(i).key("name"),
         )
-    }
-}
-
-/// An action's optional `zone` must be one of the group's availability zones.
-fn check_zone(g: &GroupConfig, zone: Option<&str>) -> Result<(), ActionError> {
-    match zone {
-        Some(z) if !g.zones.iter().any(|known| known == z) => Err(ActionError::Unknown {
-            field: "zone",
-            what: "availability zone",
-            name: z.to_owned(),
-            known: some_of(g.zones.iter().map(String::as_str)),
-        }),
-        _ => Ok(()),
     }
 }
 
@@ -569,135 +511,4 @@ impl ThresholdConfig {
         }
         Ok(())
     }
-}
-
-/// Checks edited group parameters as an action or a what-if gives them: on error, field
-/// `settings` and a message naming the exact path (`settings.thresholds[0].max: must be
-/// greater than min (85); got 40`), like `evaluator_save` does for its rules.
-pub fn check_params(params: &GroupParams) -> Result<(), ActionError> {
-    params
-        .validate(&FieldPath::root("settings"))
-        .map_err(|e| ActionError::Invalid {
-            field: "settings",
-            message: e.to_string(),
-        })
-}
-
-/// Parses a CSV file of demand values into a trace (minute 1 first), for
-/// [`Workload::Trace`]. Accepted format:
-///
-/// * UTF-8 text, fields separated by `,`, lines ending in `\n` or `\r\n` (a leading BOM is
-///   ignored); spaces around fields are ignored;
-/// * blank lines and lines starting with `#` are skipped;
-/// * an optional header: the first line whose fields are all non-numbers (`demand`,
-///   `minute,value`);
-/// * then either one value per line (minutes 1, 2, 3, ... in order), or `minute,value` on
-///   every line: whole minutes ≥ 1, strictly increasing; a minute left out holds the previous
-///   value, and minutes before the first listed one take its value (the two forms do not
-///   mix);
-/// * every value a finite number ≥ 0 (percent of the capacity of `min_nodes` nodes); at
-///   least one value and at most 527,040 minutes (366 days).
-///
-/// On error: the 1-based line and what is wrong there.
-///
-/// ```
-/// use engine::scenario::autoscale::parse_metrics_csv;
-/// assert_eq!(parse_metrics_csv("demand\n90\n70\n"), Ok(vec![90.0, 70.0]));
-/// assert_eq!(parse_metrics_csv("minute,value\n2,90\n4,60\n"), Ok(vec![90.0, 90.0, 90.0, 60.0]));
-/// assert_eq!(
-///     parse_metrics_csv("1,90\n1,80\n"),
-///     Err((2, "minutes must increase; got 1 after 1".to_owned()))
-/// );
-/// ```
-pub fn parse_metrics_csv(text: &str) -> Result<Vec<f64>, (usize, String)> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut values: Vec<f64> = Vec::new();
-    // None until the first data line; then whether lines are `minute,value`.
-    let mut paired: Option<bool> = None;
-    let mut header_allowed = true;
-    let mut last_minute = 0usize;
-    let mut lines = 0usize;
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        lines = line_no;
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if header_allowed {
-            header_allowed = false;
-            if fields.iter().all(|f| f.parse::<f64>().is_err()) {
-                continue;
-            }
-        }
-        let pair = match fields.len() {
-            1 => false,
-            2 => true,
-            n => {
-                return Err((
-                    line_no,
-                    format!("expected `value` or `minute,value`; got {n} fields"),
-                ))
-            }
-        };
-        if paired.is_some_and(|p| p != pair) {
-            return Err((
-                line_no,
-                "mixes `value` and `minute,value` lines; use one form".to_owned(),
-            ));
-        }
-        paired = Some(pair);
-        let text_value = if pair { fields[1] } else { fields[0] };
-        let value = text_value
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite() && *v >= 0.0)
-            .ok_or_else(|| {
-                (
-                    line_no,
-                    format!("value must be a finite number >= 0 (percent); got `{text_value}`"),
-                )
-            })?;
-        if !pair {
-            if values.len() >= MAX_TRACE_VALUES {
-                return Err((
-                    line_no,
-                    format!("at most {MAX_TRACE_VALUES} values (366 days of minutes)"),
-                ));
-            }
-            values.push(value);
-            continue;
-        }
-        let minute = fields[0]
-            .parse::<usize>()
-            .ok()
-            .filter(|m| *m >= 1)
-            .ok_or_else(|| {
-                (
-                    line_no,
-                    format!("minute must be a whole number >= 1; got `{}`", fields[0]),
-                )
-            })?;
-        if minute <= last_minute {
-            return Err((
-                line_no,
-                format!("minutes must increase; got {minute} after {last_minute}"),
-            ));
-        }
-        if minute > MAX_TRACE_VALUES {
-            return Err((
-                line_no,
-                format!("minute must be at most {MAX_TRACE_VALUES} (366 days); got {minute}"),
-            ));
-        }
-        let hold = values.last().copied().unwrap_or(value);
-        values.resize(minute - 1, hold);
-        values.push(value);
-        last_minute = minute;
-    }
-    if values.is_empty() {
-        return Err((lines.max(1), "no value found".to_owned()));
-    }
-    Ok(values)
 }
