@@ -93,8 +93,8 @@ pub async fn record<T>(
 }
 
 /// A mutating call: checks that the session's role allows `needed` for `action` (a refusal
-/// is audited by [`authorize`]), runs `act`, and writes the audit row with `arguments` and
-/// the outcome, success or error.
+/// is audited by [`authorize`]), runs `act`, writes the audit row with `arguments` and the
+/// outcome, success or error, and sets the HTTP status from the error.
 pub async fn audited<T, F, Fut>(
     action: &str,
     needed: Role,
@@ -105,18 +105,31 @@ where
     F: FnOnce(Services, User) -> Fut,
     Fut: std::future::Future<Output = Result<T, AppError>>,
 {
-    let (services, user) = authorize(action, needed).await?;
-    let result = act(services.clone(), user.clone()).await;
-    record(&services, &user.username, action, &arguments, &result).await;
-    result
+    let result = async {
+        let (services, user) = authorize(action, needed).await?;
+        let result = act(services.clone(), user.clone()).await;
+        record(&services, &user.username, action, &arguments, &result).await;
+        result
+    }
+    .await;
+    finish(result)
 }
 
-/// Maps an engine's refusal of a what-if or an action to a field error of the form.
-pub fn action_error(e: engine::ActionError) -> AppError {
-    match e {
-        engine::ActionError::Invalid { field, message } => AppError::invalid(field, message),
-        e => AppError::invalid(e.field().unwrap_or("action"), e.to_string()),
+/// The read-only twin of [`audited`]: checks that the session's role allows `needed` (a
+/// refusal is audited under `action` by [`authorize`]; every signed-in role may read what
+/// needs [`Role::Viewer`]), runs `look`, and sets the HTTP status from the error. Nothing is
+/// recorded on success: reading changes nothing.
+pub async fn read_only<T, F, Fut>(action: &str, needed: Role, look: F) -> Result<T, AppError>
+where
+    F: FnOnce(Services, User) -> Fut,
+    Fut: std::future::Future<Output = Result<T, AppError>>,
+{
+    let result = async {
+        let (services, user) = authorize(action, needed).await?;
+        look(services, user).await
     }
+    .await;
+    finish(result)
 }
 
 /// Sets the HTTP status of the response from the error, then hands the result back.

@@ -102,3 +102,11 @@ impl From<services::ServiceError> for AppError {
         }
     }
 }
+
+/// An engine's refusal, mapped once (by the services layer) to a field error.
+#[cfg(feature = "ssr")]
+impl From<engine::ActionError> for AppError {
+    fn from(e: engine::ActionError) -> Self {
+        services::ServiceError::from(e).into()
+    }
+}

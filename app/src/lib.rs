@@ -18,6 +18,7 @@ pub mod api;
 pub mod auth;
 pub mod components;
 pub mod error;
+pub mod form;
 pub mod format;
 pub mod ids;
 pub mod model;

@@ -51,5 +51,19 @@ impl ServiceError {
     }
 }
 
+/// An engine's refusal of an action or a what-if: a field error naming the action's field
+/// (`action` when the refusal is about the state as a whole, e.g. nothing would change).
+/// Nothing was changed.
+impl From<engine::ActionError> for ServiceError {
+    fn from(e: engine::ActionError) -> Self {
+        match e {
+            engine::ActionError::Invalid { field, message } => {
+                ServiceError::invalid(field, message)
+            }
+            e => ServiceError::invalid(e.field().unwrap_or("action"), e.to_string()),
+        }
+    }
+}
+
 /// Result alias of this layer.
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;

@@ -23,16 +23,11 @@ impl From<services::accounts::User> for UserView {
 /// One page of the audit log, newest first (admin).
 #[server(endpoint = "audit")]
 pub async fn audit_entries(page: u32) -> Result<AuditPage, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, user) = signed_in().await?;
-            if !user.role.allows(engine::Role::Admin) {
-                return Err(AppError::Forbidden {
-                    needed: engine::Role::Admin,
-                    have: user.role,
-                });
-            }
+    use crate::auth::read_only;
+    read_only(
+        "audit.list",
+        engine::Role::Admin,
+        |services, _| async move {
             if page == 0 {
                 return Err(AppError::invalid("page", "must be 1 or more"));
             }
@@ -55,29 +50,24 @@ pub async fn audit_entries(page: u32) -> Result<AuditPage, AppError> {
                 page,
                 per_page: AUDIT_PAGE_SIZE,
             })
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// Every user (admin).
 #[server(endpoint = "users")]
 pub async fn list_users() -> Result<Vec<UserView>, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, user) = signed_in().await?;
-            if !user.role.allows(engine::Role::Admin) {
-                return Err(AppError::Forbidden {
-                    needed: engine::Role::Admin,
-                    have: user.role,
-                });
-            }
+    use crate::auth::read_only;
+    read_only(
+        "users.list",
+        engine::Role::Admin,
+        |services, _| async move {
             let users = services::accounts::list(&services.pool).await?;
             Ok(users.into_iter().map(Into::into).collect())
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// Parses a role from a form field.
@@ -94,61 +84,55 @@ pub async fn add_user(
     password: String,
     role: String,
 ) -> Result<UserView, AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let username = username.trim().to_owned();
     let args = serde_json::json!({ "username": username, "role": role });
-    finish(
-        audited(
-            "users.add",
-            engine::Role::Admin,
-            args,
-            |services, _| async move {
-                let role = parse_role(&role)?;
-                let user =
-                    services::accounts::create(&services.pool, &username, &password, role).await?;
-                Ok(UserView::from(user))
-            },
-        )
-        .await,
+    audited(
+        "users.add",
+        engine::Role::Admin,
+        args,
+        |services, _| async move {
+            let role = parse_role(&role)?;
+            let user =
+                services::accounts::create(&services.pool, &username, &password, role).await?;
+            Ok(UserView::from(user))
+        },
     )
+    .await
 }
 
 /// Changes a user's role (admin).
 #[server(endpoint = "set_role")]
 pub async fn set_user_role(id: i64, role: String) -> Result<UserView, AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let args = serde_json::json!({ "id": id, "role": role });
-    finish(
-        audited(
-            "users.set_role",
-            engine::Role::Admin,
-            args,
-            |services, _| async move {
-                let role = parse_role(&role)?;
-                Ok(UserView::from(
-                    services::accounts::set_role(&services.pool, id, role).await?,
-                ))
-            },
-        )
-        .await,
+    audited(
+        "users.set_role",
+        engine::Role::Admin,
+        args,
+        |services, _| async move {
+            let role = parse_role(&role)?;
+            Ok(UserView::from(
+                services::accounts::set_role(&services.pool, id, role).await?,
+            ))
+        },
     )
+    .await
 }
 
 /// Replaces a user's password (admin). The password is never written to the audit log.
 #[server(endpoint = "reset_password")]
 pub async fn reset_user_password(id: i64, password: String) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let args = serde_json::json!({ "id": id });
-    finish(
-        audited(
-            "users.reset_password",
-            engine::Role::Admin,
-            args,
-            |services, _| async move {
-                services::accounts::reset_password(&services.pool, id, &password).await?;
-                Ok(())
-            },
-        )
-        .await,
+    audited(
+        "users.reset_password",
+        engine::Role::Admin,
+        args,
+        |services, _| async move {
+            services::accounts::reset_password(&services.pool, id, &password).await?;
+            Ok(())
+        },
     )
+    .await
 }

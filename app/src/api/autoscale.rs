@@ -26,22 +26,14 @@ pub const DEFAULT_WHAT_IF_HOURS: u32 = 24;
 /// Longest what-if replay, in hours (the history the engine keeps).
 pub const MAX_WHAT_IF_HOURS: u32 = engine::autoscale::MAX_WHAT_IF_HOURS;
 
-/// Maps an engine refusal to a field error.
-#[cfg(feature = "ssr")]
-fn refused(e: engine::ActionError) -> AppError {
-    match e {
-        engine::ActionError::Invalid { field, message } => AppError::invalid(field, message),
-        e => AppError::invalid(e.field().unwrap_or("group"), e.to_string()),
-    }
-}
-
 /// Every group now.
 #[server(endpoint = "autoscale_groups")]
 pub async fn autoscale_groups() -> Result<GroupsPage, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    use crate::auth::read_only;
+    read_only(
+        "autoscale.groups",
+        engine::Role::Viewer,
+        |services, _| async move {
             Ok(services
                 .runtime
                 .query(|sim| GroupsPage {
@@ -49,20 +41,21 @@ pub async fn autoscale_groups() -> Result<GroupsPage, AppError> {
                     now_ms: sim.now().as_millis(),
                 })
                 .await?)
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// One group now, the last `minutes` of each zone's timeline (default
 /// [`DEFAULT_WINDOW_MIN`], within [`WINDOW_RANGE`]) and its recent decisions.
 #[server(endpoint = "autoscale_group")]
 pub async fn autoscale_group(group: String, minutes: Option<u32>) -> Result<GroupDetail, AppError> {
-    use crate::auth::{finish, signed_in};
+    use crate::auth::read_only;
     use crate::model::autoscale::Timeline;
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    read_only(
+        "autoscale.group",
+        engine::Role::Viewer,
+        |services, _| async move {
             let minutes = minutes.unwrap_or(DEFAULT_WINDOW_MIN);
             let (lo, hi) = WINDOW_RANGE;
             if !(lo..=hi).contains(&minutes) {
@@ -109,9 +102,9 @@ pub async fn autoscale_group(group: String, minutes: Option<u32>) -> Result<Grou
                 minutes,
                 now_ms,
             })
-        }
-        .await,
+        },
     )
+    .await
 }
 
 #[cfg(feature = "ssr")]
@@ -187,22 +180,20 @@ pub const MAX_SPIKE_MIN: u32 = engine::autoscale::config::MAX_INJECT_MIN;
 /// role; audited.
 #[server(endpoint = "autoscale_act")]
 pub async fn autoscale_act(input: AutoscaleActInput) -> Result<Vec<EventRow>, AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let action_name = format!("autoscale.{}", input.op.trim());
     let args = serde_json::to_value(&input).unwrap_or_default();
-    finish(
-        audited(
-            &action_name,
-            engine::Role::Operator,
-            args,
-            |services, user| async move {
-                let action = act::to_action(&input)?;
-                let events = services.runtime.apply(action, &user.username).await?;
-                Ok(events.iter().map(EventRow::from).collect())
-            },
-        )
-        .await,
+    audited(
+        &action_name,
+        engine::Role::Operator,
+        args,
+        |services, user| async move {
+            let action = act::to_action(&input)?;
+            let events = services.runtime.apply(action, &user.username).await?;
+            Ok(events.iter().map(EventRow::from).collect())
+        },
     )
+    .await
 }
 
 #[cfg(feature = "ssr")]
@@ -212,64 +203,41 @@ mod act {
 
     use super::{AutoscaleActInput, MAX_LEVEL, MAX_SPIKE_MIN};
     use crate::error::AppError;
-
-    fn need(v: &str, field: &str) -> Result<String, AppError> {
-        let v = v.trim();
-        if v.is_empty() {
-            Err(AppError::invalid(field, "is required for this action"))
-        } else {
-            Ok(v.to_owned())
-        }
-    }
+    use crate::form::{need, ranged, text};
 
     /// The engine action an operator's form asks for.
     pub fn to_action(i: &AutoscaleActInput) -> Result<AutoscaleAction, AppError> {
         let group = need(&i.group, "group")?;
         Ok(match i.op.trim() {
             "load_inject" => {
-                let text = i.level.trim();
-                let level = text
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| (0.0..=MAX_LEVEL).contains(v))
-                    .ok_or_else(|| {
-                        AppError::invalid(
-                            "level",
-                            format!("must be a number between 0 and {MAX_LEVEL} (percent of the capacity of min_nodes nodes); got \"{text}\""),
-                        )
-                    })?;
-                let duration = i.duration_min.trim();
-                let duration_min = if duration.is_empty() {
-                    None
-                } else {
-                    Some(
-                        duration
-                            .parse::<u32>()
-                            .ok()
-                            .filter(|d| (1..=MAX_SPIKE_MIN).contains(d))
-                            .ok_or_else(|| {
-                                AppError::invalid(
-                                    "duration_min",
-                                    format!("must be a whole number of minutes between 1 and {MAX_SPIKE_MIN}, or empty for a lasting step; got \"{duration}\""),
-                                )
-                            })?,
-                    )
+                let level = ranged(
+                    &i.level,
+                    "level",
+                    "a number",
+                    (0.0, MAX_LEVEL),
+                    " (percent of the capacity of min_nodes nodes)",
+                )?;
+                let duration_min = match text(&i.duration_min) {
+                    None => None,
+                    Some(d) => Some(ranged(
+                        &d,
+                        "duration_min",
+                        "a whole number of minutes",
+                        (1, MAX_SPIKE_MIN),
+                        ", or empty for a lasting step",
+                    )?),
                 };
-                let zone = i.zone.trim();
                 AutoscaleAction::LoadInject {
                     group,
-                    zone: (!zone.is_empty()).then(|| zone.to_owned()),
+                    zone: text(&i.zone),
                     level,
                     duration_min,
                 }
             }
-            "load_release" => {
-                let zone = i.zone.trim();
-                AutoscaleAction::LoadRelease {
-                    group,
-                    zone: (!zone.is_empty()).then(|| zone.to_owned()),
-                }
-            }
+            "load_release" => AutoscaleAction::LoadRelease {
+                group,
+                zone: text(&i.zone),
+            },
             "app_deploy" => AutoscaleAction::AppDeploy { group },
             "app_remove" => AutoscaleAction::AppRemove { group },
             "distribution_switch" => AutoscaleAction::DistributionSwitch {
@@ -313,13 +281,11 @@ pub async fn autoscale_what_if(
     params: String,
     hours: Option<String>,
 ) -> Result<WhatIfResult, AppError> {
-    use crate::auth::{authorize, finish};
+    use crate::auth::read_only;
+    use crate::form::optional;
     use crate::model::autoscale::{Timeline, WhatIfZoneCharts};
-    use crate::model::non_empty;
-    finish(
-        async move {
-            let (services, _) = authorize("autoscale.what_if", engine::Role::Admin).await?;
-            let hours = match non_empty(&hours) {
+    read_only("autoscale.what_if", engine::Role::Admin, |services, _| async move {
+            let hours = match optional(&hours) {
                 None => DEFAULT_WHAT_IF_HOURS,
                 Some(h) => h
                     .parse::<u32>()
@@ -343,7 +309,7 @@ pub async fn autoscale_what_if(
                     (answer, us)
                 })
                 .await?;
-            let view = answer.map_err(refused)?;
+            let view = answer?;
             let zones = view
                 .zones
                 .iter()
@@ -363,34 +329,31 @@ pub async fn autoscale_what_if(
                 zones,
                 server_us,
             })
-        }
-        .await,
-    )
+        })
+.await
 }
 
 /// Replaces a group's parameters (the `group_settings` action). Admin only; audited. An
 /// invalid value is refused with its field and nothing changes.
 #[server(endpoint = "autoscale_save")]
 pub async fn autoscale_save(group: String, params: String) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let parsed = serde_json::from_str::<serde_json::Value>(&params)
         .unwrap_or_else(|_| serde_json::Value::String(params.clone()));
     let args = serde_json::json!({ "group": group, "params": parsed });
-    finish(
-        audited(
-            "autoscale.group_settings",
-            engine::Role::Admin,
-            args,
-            |services, user| async move {
-                let settings = parse_params(&params)?;
-                let action = engine::AutoscaleAction::GroupSettings {
-                    group: group.trim().to_owned(),
-                    settings,
-                };
-                services.runtime.apply(action, &user.username).await?;
-                Ok(())
-            },
-        )
-        .await,
+    audited(
+        "autoscale.group_settings",
+        engine::Role::Admin,
+        args,
+        |services, user| async move {
+            let settings = parse_params(&params)?;
+            let action = engine::AutoscaleAction::GroupSettings {
+                group: group.trim().to_owned(),
+                settings,
+            };
+            services.runtime.apply(action, &user.username).await?;
+            Ok(())
+        },
     )
+    .await
 }

@@ -45,92 +45,86 @@ impl From<services::history::StoredEvent> for EventRow {
 /// The clock and counters now.
 #[server(endpoint = "clock_status")]
 pub async fn clock_status() -> Result<ClockView, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
-            Ok(services.runtime.status().into())
-        }
-        .await,
+    use crate::auth::read_only;
+    read_only(
+        "clock.status",
+        engine::Role::Viewer,
+        |services, _| async move { Ok(services.runtime.status().into()) },
     )
+    .await
 }
 
 /// Changes the clock speed (operator).
 #[server(endpoint = "set_speed")]
 pub async fn set_speed(speed: Speed) -> Result<ClockView, AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let args = serde_json::json!({ "speed": speed });
-    finish(
-        audited(
-            "clock.set_speed",
-            engine::Role::Operator,
-            args,
-            |services, user| async move {
-                let status = services.runtime.set_speed(speed, &user.username).await?;
-                Ok(ClockView::from(status))
-            },
-        )
-        .await,
+    audited(
+        "clock.set_speed",
+        engine::Role::Operator,
+        args,
+        |services, user| async move {
+            let status = services.runtime.set_speed(speed, &user.username).await?;
+            Ok(ClockView::from(status))
+        },
     )
+    .await
 }
 
 /// Advances the clock to the next instant at which anything is due (operator).
 #[server(endpoint = "step_clock")]
 pub async fn step_clock() -> Result<ClockView, AppError> {
-    use crate::auth::{audited, finish, services};
+    use crate::auth::{audited, services};
     let from_ms = services()
         .map(|s| s.runtime.status().t_ms)
         .unwrap_or_default();
     let args = serde_json::json!({ "from_ms": from_ms });
-    finish(
-        audited(
-            "clock.step",
-            engine::Role::Operator,
-            args,
-            |services, user| async move {
-                Ok(ClockView::from(
-                    services.runtime.step(&user.username).await?,
-                ))
-            },
-        )
-        .await,
+    audited(
+        "clock.step",
+        engine::Role::Operator,
+        args,
+        |services, user| async move {
+            Ok(ClockView::from(
+                services.runtime.step(&user.username).await?,
+            ))
+        },
     )
+    .await
 }
 
 /// Writes an operator note on the timeline at the current simulated time (operator).
 #[server(endpoint = "add_note")]
 pub async fn add_note(text: String) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let text = text.trim().to_owned();
     let args = serde_json::json!({ "text": text });
-    finish(
-        audited(
-            "timeline.note",
-            engine::Role::Operator,
-            args,
-            |services, user| async move {
-                if text.is_empty() || text.chars().count() > MAX_NOTE_LEN {
-                    return Err(AppError::invalid(
-                        "text",
-                        format!("must be 1 to {MAX_NOTE_LEN} characters long"),
-                    ));
-                }
-                let action = engine::CoreAction::Note { text };
-                services.runtime.apply(action, &user.username).await?;
-                Ok(())
-            },
-        )
-        .await,
+    audited(
+        "timeline.note",
+        engine::Role::Operator,
+        args,
+        |services, user| async move {
+            if text.is_empty() || text.chars().count() > MAX_NOTE_LEN {
+                return Err(AppError::invalid(
+                    "text",
+                    format!("must be 1 to {MAX_NOTE_LEN} characters long"),
+                ));
+            }
+            let action = engine::CoreAction::Note { text };
+            services.runtime.apply(action, &user.username).await?;
+            Ok(())
+        },
     )
+    .await
 }
 
 /// The newest `limit` events of the current run, newest first.
 #[server(endpoint = "recent_events")]
 pub async fn recent_events(limit: u32) -> Result<Vec<EventRow>, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    use crate::auth::read_only;
+    read_only(
+        "events.recent",
+        engine::Role::Viewer,
+        |services, _| async move {
             if !(1..=MAX_RECENT).contains(&limit) {
                 return Err(AppError::invalid(
                     "limit",
@@ -145,7 +139,7 @@ pub async fn recent_events(limit: u32) -> Result<Vec<EventRow>, AppError> {
                 services::history::query_events(&services.pool, &filter, 0, i64::from(limit))
                     .await?;
             Ok(rows.into_iter().map(EventRow::from).collect())
-        }
-        .await,
+        },
     )
+    .await
 }

@@ -10,14 +10,13 @@ use crate::model::EstateView;
 /// The configured estate of `engine` in the loaded scenario.
 #[server(endpoint = "estate")]
 pub async fn configured_estate(engine: EngineId) -> Result<EstateView, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
-            Ok(build::estate(&services.scenario, engine))
-        }
-        .await,
+    use crate::auth::read_only;
+    read_only(
+        "estate.configured",
+        engine::Role::Viewer,
+        |services, _| async move { Ok(build::estate(&services.scenario, engine)) },
     )
+    .await
 }
 
 #[cfg(feature = "ssr")]

@@ -11,10 +11,11 @@ use crate::model::gslb::{GslbActInput, GslbPage, GslbSiteDetail};
 /// The topology now, with the client locations of the resolve panel.
 #[server(endpoint = "gslb_topology")]
 pub async fn gslb_topology() -> Result<GslbPage, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    use crate::auth::read_only;
+    read_only(
+        "gslb.topology",
+        engine::Role::Viewer,
+        |services, _| async move {
             Ok(services
                 .runtime
                 .query(|sim| GslbPage {
@@ -23,18 +24,19 @@ pub async fn gslb_topology() -> Result<GslbPage, AppError> {
                     now_ms: sim.now().as_millis(),
                 })
                 .await?)
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// One site: now, its links, and its MEP and adoption history.
 #[server(endpoint = "gslb_site")]
 pub async fn gslb_site(name: String) -> Result<GslbSiteDetail, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    use crate::auth::read_only;
+    read_only(
+        "gslb.site",
+        engine::Role::Viewer,
+        |services, _| async move {
             let wanted = name.clone();
             let now = services
                 .runtime
@@ -69,9 +71,9 @@ pub async fn gslb_site(name: String) -> Result<GslbSiteDetail, AppError> {
                 events: h.others,
                 now_ms,
             })
-        }
-        .await,
+        },
     )
+    .await
 }
 
 #[cfg(feature = "ssr")]
@@ -139,10 +141,11 @@ mod history {
 /// answered now. Changes nothing.
 #[server(endpoint = "gslb_resolve")]
 pub async fn gslb_resolve(domain: String, client: String) -> Result<ResolutionView, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    use crate::auth::read_only;
+    read_only(
+        "gslb.resolve",
+        engine::Role::Viewer,
+        |services, _| async move {
             let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
             if domain.is_empty() {
                 return Err(AppError::invalid(
@@ -172,45 +175,36 @@ pub async fn gslb_resolve(domain: String, client: String) -> Result<ResolutionVi
                     "must be an IP address or the name of a client location",
                 )
             })
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// An operator's fault on the topology: take a site down or up, cut or restore a MEP link
 /// (both directions or one). Operator role; audited.
 #[server(endpoint = "gslb_act")]
 pub async fn gslb_act(input: GslbActInput) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let name = format!("gslb.{}", input.op.trim());
     let args = serde_json::to_value(&input).unwrap_or_default();
-    finish(
-        audited(
-            &name,
-            engine::Role::Operator,
-            args,
-            |services, user| async move {
-                let action = to_action(&input)?;
-                services.runtime.apply(action, &user.username).await?;
-                Ok(())
-            },
-        )
-        .await,
+    audited(
+        &name,
+        engine::Role::Operator,
+        args,
+        |services, user| async move {
+            let action = to_action(&input)?;
+            services.runtime.apply(action, &user.username).await?;
+            Ok(())
+        },
     )
+    .await
 }
 
 /// The engine action an operator's form asks for.
 #[cfg(feature = "ssr")]
 fn to_action(i: &GslbActInput) -> Result<engine::GslbAction, AppError> {
+    use crate::form::need;
     use engine::GslbAction;
-    let need = |v: &str, field: &str| -> Result<String, AppError> {
-        let v = v.trim();
-        if v.is_empty() {
-            Err(AppError::invalid(field, "is required for this action"))
-        } else {
-            Ok(v.to_owned())
-        }
-    };
     let one_way = match i.direction.trim() {
         "" | "both" => false,
         "one_way" => true,
@@ -245,92 +239,86 @@ fn to_action(i: &GslbActInput) -> Result<engine::GslbAction, AppError> {
 /// `set gslb site <site> -backupParentlist …` (an empty list is `unset`). Admin only; audited.
 #[server(endpoint = "gslb_backups")]
 pub async fn gslb_backups(site: String, backups: String) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     use crate::model::gslb::split_names;
     let args = serde_json::json!({ "site": site, "backups": backups });
-    finish(
-        audited(
-            "gslb.backup_parents",
-            engine::Role::Admin,
-            args,
-            |services, user| async move {
-                let action = engine::GslbAction::BackupParents {
-                    site: site.trim().to_owned(),
-                    backups: split_names(&backups),
-                };
-                services.runtime.apply(action, &user.username).await?;
-                Ok(())
-            },
-        )
-        .await,
+    audited(
+        "gslb.backup_parents",
+        engine::Role::Admin,
+        args,
+        |services, user| async move {
+            let action = engine::GslbAction::BackupParents {
+                site: site.trim().to_owned(),
+                backups: split_names(&backups),
+            };
+            services.runtime.apply(action, &user.username).await?;
+            Ok(())
+        },
     )
+    .await
 }
 
 /// The live topology as the product's CLI text. Admin only.
 #[server(endpoint = "gslb_export")]
 pub async fn gslb_export() -> Result<String, AppError> {
-    use crate::auth::{authorize, finish};
-    finish(
-        async move {
-            let (services, _) = authorize("gslb.export", engine::Role::Admin).await?;
+    use crate::auth::read_only;
+    read_only(
+        "gslb.export",
+        engine::Role::Admin,
+        |services, _| async move {
             Ok(services
                 .runtime
                 .query(|sim| sim.gslb().export_cli())
                 .await?)
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// Replaces the topology with CLI text; a bad line is reported with its number and nothing
 /// changes. Admin only; audited.
 #[server(endpoint = "gslb_import")]
 pub async fn gslb_import(cli: String) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let args = serde_json::json!({ "lines": cli.lines().count() });
-    finish(
-        audited(
-            "gslb.topology_import",
-            engine::Role::Admin,
-            args,
-            |services, user| async move {
-                if cli.len() > 1_000_000 {
-                    return Err(AppError::invalid("cli", "must be at most 1 MB"));
-                }
-                let action = engine::GslbAction::TopologyImport { cli };
-                services.runtime.apply(action, &user.username).await?;
-                Ok(())
-            },
-        )
-        .await,
+    audited(
+        "gslb.topology_import",
+        engine::Role::Admin,
+        args,
+        |services, user| async move {
+            if cli.len() > 1_000_000 {
+                return Err(AppError::invalid("cli", "must be at most 1 MB"));
+            }
+            let action = engine::GslbAction::TopologyImport { cli };
+            services.runtime.apply(action, &user.username).await?;
+            Ok(())
+        },
     )
+    .await
 }
 
 /// A guided replay of documented scenario 1, 2 or 3 on its documented topology (the live run
 /// is not touched). Operator role; audited.
 #[server(endpoint = "gslb_guided")]
 pub async fn gslb_guided(number: u8) -> Result<GuidedReplay, AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let args = serde_json::json!({ "scenario": number });
-    finish(
-        audited(
-            "gslb.guided_replay",
-            engine::Role::Operator,
-            args,
-            |_, _| async move {
-                if !(1..=3).contains(&number) {
-                    return Err(AppError::invalid(
-                        "number",
-                        format!("must be 1, 2 or 3; got {number}"),
-                    ));
-                }
-                let replay =
-                    tokio::task::spawn_blocking(move || engine::gslb::guided_replay(number))
-                        .await
-                        .map_err(|_| AppError::Internal)?;
-                replay.ok_or_else(|| AppError::invalid("number", "no such documented scenario"))
-            },
-        )
-        .await,
+    audited(
+        "gslb.guided_replay",
+        engine::Role::Operator,
+        args,
+        |_, _| async move {
+            if !(1..=3).contains(&number) {
+                return Err(AppError::invalid(
+                    "number",
+                    format!("must be 1, 2 or 3; got {number}"),
+                ));
+            }
+            let replay = tokio::task::spawn_blocking(move || engine::gslb::guided_replay(number))
+                .await
+                .map_err(|_| AppError::Internal)?;
+            replay.ok_or_else(|| AppError::invalid("number", "no such documented scenario"))
+        },
     )
+    .await
 }

@@ -39,11 +39,12 @@ pub fn store_filter(
 /// One page of events matching `query`.
 #[server(endpoint = "history")]
 pub async fn list_events(query: HistoryQuery) -> Result<HistoryPage, AppError> {
-    use crate::auth::{finish, signed_in};
+    use crate::auth::read_only;
     use crate::model::HISTORY_PAGE_SIZE;
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    read_only(
+        "history.list",
+        engine::Role::Viewer,
+        |services, _| async move {
             let filter = query.validate()?;
             let store = store_filter(&filter, services.runtime.run().id);
             let per_page = i64::from(HISTORY_PAGE_SIZE);
@@ -59,7 +60,7 @@ pub async fn list_events(query: HistoryQuery) -> Result<HistoryPage, AppError> {
                 page: filter.page,
                 per_page: HISTORY_PAGE_SIZE,
             })
-        }
-        .await,
+        },
     )
+    .await
 }

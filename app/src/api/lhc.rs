@@ -17,26 +17,28 @@ pub const CHART_POINTS: i64 = 2_000;
 /// Every resource location now.
 #[server(endpoint = "lhc_overview")]
 pub async fn lhc_overview() -> Result<Vec<RlView>, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    use crate::auth::read_only;
+    read_only(
+        "lhc.overview",
+        engine::Role::Viewer,
+        |services, _| async move {
             Ok(services
                 .runtime
                 .query(|sim| sim.lhc().resource_locations())
                 .await?)
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// One resource location with its connectors, charts and log.
 #[server(endpoint = "lhc_location")]
 pub async fn lhc_location(id: String) -> Result<RlDetail, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    use crate::auth::read_only;
+    read_only(
+        "lhc.location",
+        engine::Role::Viewer,
+        |services, _| async move {
             let rl_id = id.clone();
             let now = services
                 .runtime
@@ -74,9 +76,9 @@ pub async fn lhc_location(id: String) -> Result<RlDetail, AppError> {
                 registrations: history.registrations,
                 events: history.events,
             })
-        }
-        .await,
+        },
     )
+    .await
 }
 
 #[cfg(feature = "ssr")]
@@ -175,68 +177,65 @@ pub async fn lhc_vdas(
     kind: Option<String>,
     page: Option<u32>,
 ) -> Result<VdaPage, AppError> {
-    use crate::auth::{finish, signed_in};
-    use crate::model::non_empty;
+    use crate::auth::read_only;
+    use crate::form::optional;
     use engine::lhc::{BrokerFilter, VdaQuery};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
-            let blank = |v: &Option<String>| non_empty(v).map(str::to_owned);
-            let broker = match blank(&broker).as_deref() {
-                None => None,
-                Some("cloud") => Some(BrokerFilter::Cloud),
-                Some("unregistered") => Some(BrokerFilter::Unregistered),
-                Some("secondary") => Some(BrokerFilter::Secondary { fqdn: None }),
-                Some(other) => match other.strip_prefix("secondary:") {
-                    Some(fqdn) if !fqdn.is_empty() => Some(BrokerFilter::Secondary {
-                        fqdn: Some(fqdn.to_owned()),
-                    }),
-                    _ => {
-                        return Err(AppError::invalid(
-                            "broker",
-                            "must be cloud, secondary, secondary:<FQDN> or unregistered",
-                        ))
-                    }
-                },
-            };
-            let maintenance = match blank(&maintenance).as_deref() {
-                None => None,
-                Some("yes") => Some(true),
-                Some("no") => Some(false),
-                Some(_) => return Err(AppError::invalid("maintenance", "must be yes or no")),
-            };
-            let kind = blank(&kind)
-                .map(|k| {
-                    serde_json::from_value(serde_json::Value::String(k)).map_err(|_| {
-                        AppError::invalid("kind", "must be multi_session, pooled_vdi or static")
-                    })
+    read_only("lhc.vdas", engine::Role::Viewer, |services, _| async move {
+        let blank = |v: &Option<String>| optional(v).map(str::to_owned);
+        let broker = match blank(&broker).as_deref() {
+            None => None,
+            Some("cloud") => Some(BrokerFilter::Cloud),
+            Some("unregistered") => Some(BrokerFilter::Unregistered),
+            Some("secondary") => Some(BrokerFilter::Secondary { fqdn: None }),
+            Some(other) => match other.strip_prefix("secondary:") {
+                Some(fqdn) if !fqdn.is_empty() => Some(BrokerFilter::Secondary {
+                    fqdn: Some(fqdn.to_owned()),
+                }),
+                _ => {
+                    return Err(AppError::invalid(
+                        "broker",
+                        "must be cloud, secondary, secondary:<FQDN> or unregistered",
+                    ))
+                }
+            },
+        };
+        let maintenance = match blank(&maintenance).as_deref() {
+            None => None,
+            Some("yes") => Some(true),
+            Some("no") => Some(false),
+            Some(_) => return Err(AppError::invalid("maintenance", "must be yes or no")),
+        };
+        let kind = blank(&kind)
+            .map(|k| {
+                serde_json::from_value(serde_json::Value::String(k)).map_err(|_| {
+                    AppError::invalid("kind", "must be multi_session, pooled_vdi or static")
                 })
-                .transpose()?;
-            let page = page.unwrap_or(1);
-            if page == 0 {
-                return Err(AppError::invalid("page", "must be 1 or more"));
-            }
-            let query = VdaQuery {
-                resource_location: Some(resource_location.clone()),
-                broker,
-                kind,
-                maintenance,
-                offset: (page as usize - 1) * VDA_PAGE_SIZE as usize,
-                limit: VDA_PAGE_SIZE as usize,
-                ..Default::default()
-            };
-            let found = services
-                .runtime
-                .query(move |sim| {
-                    let lhc = sim.lhc();
-                    lhc.resource_location(&resource_location)
-                        .map(|_| lhc.vdas(&query))
-                })
-                .await?;
-            found.ok_or_else(|| AppError::NotFound("no such resource location".into()))
+            })
+            .transpose()?;
+        let page = page.unwrap_or(1);
+        if page == 0 {
+            return Err(AppError::invalid("page", "must be 1 or more"));
         }
-        .await,
-    )
+        let query = VdaQuery {
+            resource_location: Some(resource_location.clone()),
+            broker,
+            kind,
+            maintenance,
+            offset: (page as usize - 1) * VDA_PAGE_SIZE as usize,
+            limit: VDA_PAGE_SIZE as usize,
+            ..Default::default()
+        };
+        let found = services
+            .runtime
+            .query(move |sim| {
+                let lhc = sim.lhc();
+                lhc.resource_location(&resource_location)
+                    .map(|_| lhc.vdas(&query))
+            })
+            .await?;
+        found.ok_or_else(|| AppError::NotFound("no such resource location".into()))
+    })
+    .await
 }
 
 /// An operator action on a resource location or a connector. `op` is one of
@@ -251,11 +250,11 @@ pub async fn lhc_act(
     component: Option<String>,
     resource: Option<String>,
 ) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
-    use crate::model::non_empty;
+    use crate::auth::audited;
+    use crate::form::{choice, need, optional};
     use engine::LhcAction;
     let action_name = format!("lhc.{op}");
-    let blank = |v: Option<String>| non_empty(&v).map(str::to_owned);
+    let blank = |v: Option<String>| optional(&v).map(str::to_owned);
     let (rl, connector, component, resource) = (
         blank(resource_location),
         blank(connector),
@@ -266,32 +265,26 @@ pub async fn lhc_act(
         "resource_location": rl, "connector": connector,
         "component": component, "resource": resource,
     });
-    finish(
-        audited(&action_name, engine::Role::Operator, args, |services, user| async move {
-            let need = |v: &Option<String>, field: &str| {
-                v.clone().ok_or_else(|| AppError::invalid(field, "is required for this action"))
-            };
+    audited(&action_name, engine::Role::Operator, args, |services, user| async move {
+            let required = |v: &Option<String>, field: &str| need(v.as_deref().unwrap_or(""), field);
             let component = || {
                 component
-                    .clone()
-                    .map(|c| {
-                        serde_json::from_value(serde_json::Value::String(c))
-                            .map_err(|_| AppError::invalid("component", "must be css, ha_service or rbp"))
-                    })
+                    .as_deref()
+                    .map(|c| choice(c, "component", "css, ha_service or rbp"))
                     .transpose()
             };
             let action = match op.as_str() {
-                "force_outage" => LhcAction::ForceOutage { resource_location: need(&rl, "resource_location")?, connector },
-                "clear_outage" => LhcAction::ClearOutage { resource_location: need(&rl, "resource_location")?, connector },
+                "force_outage" => LhcAction::ForceOutage { resource_location: required(&rl, "resource_location")?, connector },
+                "clear_outage" => LhcAction::ClearOutage { resource_location: required(&rl, "resource_location")?, connector },
                 "cut_cloud_link" | "restore_cloud_link" => LhcAction::CloudLink {
-                    resource_location: need(&rl, "resource_location")?,
+                    resource_location: required(&rl, "resource_location")?,
                     connector,
                     up: op == "restore_cloud_link",
                 },
-                "restart" => LhcAction::ConnectorRestart { connector: need(&connector, "connector")? },
-                "fail" => LhcAction::ConnectorFail { connector: need(&connector, "connector")?, component: component()? },
-                "recover" => LhcAction::ConnectorRecover { connector: need(&connector, "connector")?, component: component()? },
-                "test_launch" => LhcAction::TestLaunch { resource: need(&resource, "resource")?, user: Some(user.username.clone()) },
+                "restart" => LhcAction::ConnectorRestart { connector: required(&connector, "connector")? },
+                "fail" => LhcAction::ConnectorFail { connector: required(&connector, "connector")?, component: component()? },
+                "recover" => LhcAction::ConnectorRecover { connector: required(&connector, "connector")?, component: component()? },
+                "test_launch" => LhcAction::TestLaunch { resource: required(&resource, "resource")?, user: Some(user.username.clone()) },
                 _ => return Err(AppError::invalid(
                     "op",
                     "must be force_outage, clear_outage, cut_cloud_link, restore_cloud_link, restart, fail, recover or test_launch",
@@ -300,6 +293,5 @@ pub async fn lhc_act(
             services.runtime.apply(action, &user.username).await?;
             Ok(())
         })
-        .await,
-    )
+.await
 }

@@ -26,20 +26,17 @@ fn page_offset(page: Option<u32>, per_page: u32) -> Result<u32, AppError> {
 /// The farm: settings, zones and their data collectors, applications, totals.
 #[server(endpoint = "lms_farm")]
 pub async fn lms_farm() -> Result<FarmPage, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
-            Ok(services
-                .runtime
-                .query(|sim| FarmPage {
-                    farm: sim.lms().farm(),
-                    now_ms: sim.now().as_millis(),
-                })
-                .await?)
-        }
-        .await,
-    )
+    use crate::auth::read_only;
+    read_only("lms.farm", engine::Role::Viewer, |services, _| async move {
+        Ok(services
+            .runtime
+            .query(|sim| FarmPage {
+                farm: sim.lms().farm(),
+                now_ms: sim.now().as_millis(),
+            })
+            .await?)
+    })
+    .await
 }
 
 /// One page of the servers table. `sort` is host_id, host, zone, load, dc_load, sessions or
@@ -51,13 +48,14 @@ pub async fn lms_servers(
     desc: Option<bool>,
     page: Option<u32>,
 ) -> Result<ServerTable, AppError> {
-    use crate::auth::{finish, signed_in};
-    use crate::model::non_empty;
+    use crate::auth::read_only;
+    use crate::form::optional;
     use engine::lms::views::{ServerQuery, ServerSort};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
-            let sort = match non_empty(&sort) {
+    read_only(
+        "lms.servers",
+        engine::Role::Viewer,
+        |services, _| async move {
+            let sort = match optional(&sort) {
                 None => ServerSort::HostId,
                 Some(s) => serde_json::from_value(serde_json::Value::String(s.to_owned()))
                     .map_err(|_| {
@@ -68,7 +66,7 @@ pub async fn lms_servers(
                     })?,
             };
             let query = ServerQuery {
-                zone: non_empty(&zone).map(str::to_owned),
+                zone: optional(&zone).map(str::to_owned),
                 sort,
                 descending: desc.unwrap_or(false),
                 offset: page_offset(page, SERVER_PAGE_SIZE)?,
@@ -81,9 +79,9 @@ pub async fn lms_servers(
                     now_ms: sim.now().as_millis(),
                 })
                 .await?)
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// One page of sessions, of one server and/or in one state (`connected` or `disconnected`).
@@ -93,13 +91,14 @@ pub async fn lms_sessions(
     state: Option<String>,
     page: Option<u32>,
 ) -> Result<SessionPage, AppError> {
-    use crate::auth::{finish, signed_in};
-    use crate::model::non_empty;
+    use crate::auth::read_only;
+    use crate::form::optional;
     use engine::lms::views::SessionQuery;
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
-            let state = non_empty(&state)
+    read_only(
+        "lms.sessions",
+        engine::Role::Viewer,
+        |services, _| async move {
+            let state = optional(&state)
                 .map(|s| {
                     serde_json::from_value(serde_json::Value::String(s.to_owned())).map_err(|_| {
                         AppError::invalid("state", "must be connected or disconnected")
@@ -107,7 +106,7 @@ pub async fn lms_sessions(
                 })
                 .transpose()?;
             let query = SessionQuery {
-                server: non_empty(&server).map(str::to_owned),
+                server: optional(&server).map(str::to_owned),
                 state,
                 offset: page_offset(page, SESSION_PAGE_SIZE)?,
                 limit: SESSION_PAGE_SIZE,
@@ -116,20 +115,21 @@ pub async fn lms_sessions(
                 .runtime
                 .query(move |sim| sim.lms().sessions(&query))
                 .await?)
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// One server: now, its load samples, the placements that chose or skipped it, its
 /// sessions and events.
 #[server(endpoint = "lms_server")]
 pub async fn lms_server(host: String) -> Result<ServerDetail, AppError> {
-    use crate::auth::{finish, signed_in};
+    use crate::auth::read_only;
     use engine::lms::views::SessionQuery;
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    read_only(
+        "lms.server",
+        engine::Role::Viewer,
+        |services, _| async move {
             let wanted = host.clone();
             let now = services
                 .runtime
@@ -158,9 +158,9 @@ pub async fn lms_server(host: String) -> Result<ServerDetail, AppError> {
                 sessions,
                 events: h.events,
             })
-        }
-        .await,
+        },
     )
+    .await
 }
 
 #[cfg(feature = "ssr")]
@@ -258,11 +258,12 @@ pub async fn lms_store(
     connected_page: Option<u32>,
     disconnected_page: Option<u32>,
 ) -> Result<DynamicStore, AppError> {
-    use crate::auth::{finish, signed_in};
+    use crate::auth::read_only;
     use engine::lms::views::{SessionQuery, SessionState};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    read_only(
+        "lms.store",
+        engine::Role::Viewer,
+        |services, _| async move {
             let query = |state, page| -> Result<SessionQuery, AppError> {
                 Ok(SessionQuery {
                     server: None,
@@ -291,18 +292,19 @@ pub async fn lms_store(
                     }
                 })
                 .await?)
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// The evaluators with their assignments, and the servers and applications to assign.
 #[server(endpoint = "lms_evaluators")]
 pub async fn lms_evaluators() -> Result<EvaluatorsPage, AppError> {
-    use crate::auth::{finish, signed_in};
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    use crate::auth::read_only;
+    read_only(
+        "lms.evaluators",
+        engine::Role::Viewer,
+        |services, _| async move {
             // Servers and applications come from the scenario (the engine never adds or
             // removes them); the servers view is paged and would cut a large farm short.
             let lms = &services.scenario.lms;
@@ -314,9 +316,9 @@ pub async fn lms_evaluators() -> Result<EvaluatorsPage, AppError> {
                 servers,
                 applications,
             })
-        }
-        .await,
+        },
     )
+    .await
 }
 
 /// Parses the editor's rules (a JSON list of [`RuleDraft`](crate::model::lms::RuleDraft)).
@@ -346,14 +348,15 @@ pub async fn lms_evaluator_preview(
     rules: String,
     app: Option<String>,
 ) -> Result<EvaluatorPreview, AppError> {
-    use crate::auth::{finish, signed_in};
-    use crate::model::non_empty;
-    finish(
-        async move {
-            let (services, _) = signed_in().await?;
+    use crate::auth::read_only;
+    use crate::form::optional;
+    read_only(
+        "lms.evaluator_preview",
+        engine::Role::Viewer,
+        |services, _| async move {
             let rules = parse_rules(&rules)?;
-            let replaces = non_empty(&replaces).map(str::to_owned);
-            let app = non_empty(&app).map(str::to_owned);
+            let replaces = optional(&replaces).map(str::to_owned);
+            let app = optional(&app).map(str::to_owned);
             let preview = services
                 .runtime
                 .query(move |sim| {
@@ -366,15 +369,10 @@ pub async fn lms_evaluator_preview(
                     )
                 })
                 .await?;
-            preview.map_err(|e| match e {
-                engine::ActionError::Invalid { field, message } => {
-                    AppError::invalid(field, message)
-                }
-                e => AppError::invalid(e.field().unwrap_or("evaluator"), e.to_string()),
-            })
-        }
-        .await,
+            Ok(preview?)
+        },
     )
+    .await
 }
 
 /// Creates an evaluator (`replaces` empty) or replaces one. Admin only; audited.
@@ -384,47 +382,43 @@ pub async fn lms_evaluator_save(
     name: String,
     rules: String,
 ) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
-    use crate::model::non_empty;
+    use crate::auth::audited;
+    use crate::form::optional;
     let args = serde_json::json!({ "name": name, "replaces": replaces, "rules": rules });
-    finish(
-        audited(
-            "lms.evaluator_save",
-            engine::Role::Admin,
-            args,
-            |services, user| async move {
-                let rules = parse_rules(&rules)?;
-                let action = engine::LmsAction::EvaluatorSave {
-                    name: name.trim().to_owned(),
-                    rules,
-                    replaces: non_empty(&replaces).map(str::to_owned),
-                };
-                services.runtime.apply(action, &user.username).await?;
-                Ok(())
-            },
-        )
-        .await,
+    audited(
+        "lms.evaluator_save",
+        engine::Role::Admin,
+        args,
+        |services, user| async move {
+            let rules = parse_rules(&rules)?;
+            let action = engine::LmsAction::EvaluatorSave {
+                name: name.trim().to_owned(),
+                rules,
+                replaces: optional(&replaces).map(str::to_owned),
+            };
+            services.runtime.apply(action, &user.username).await?;
+            Ok(())
+        },
     )
+    .await
 }
 
 /// Deletes a custom evaluator nothing uses. Admin only; audited.
 #[server(endpoint = "lms_evaluator_delete")]
 pub async fn lms_evaluator_delete(name: String) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let args = serde_json::json!({ "name": name });
-    finish(
-        audited(
-            "lms.evaluator_delete",
-            engine::Role::Admin,
-            args,
-            |services, user| async move {
-                let action = engine::LmsAction::EvaluatorDelete { name };
-                services.runtime.apply(action, &user.username).await?;
-                Ok(())
-            },
-        )
-        .await,
+    audited(
+        "lms.evaluator_delete",
+        engine::Role::Admin,
+        args,
+        |services, user| async move {
+            let action = engine::LmsAction::EvaluatorDelete { name };
+            services.runtime.apply(action, &user.username).await?;
+            Ok(())
+        },
     )
+    .await
 }
 
 /// Assigns an evaluator to servers and applications (comma-separated), or removes an
@@ -435,10 +429,9 @@ pub async fn lms_evaluator_assign(
     servers: Option<String>,
     applications: Option<String>,
 ) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let args = serde_json::json!({ "evaluator": evaluator, "servers": servers, "applications": applications });
-    finish(
-        audited("lms.evaluator_assign", engine::Role::Admin, args, |services, user| async move {
+    audited("lms.evaluator_assign", engine::Role::Admin, args, |services, user| async move {
             let list = |v: &Option<String>| -> Vec<String> {
                 v.as_deref()
                     .unwrap_or_default()
@@ -476,8 +469,7 @@ pub async fn lms_evaluator_assign(
                 Ok(())
             }
         })
-        .await,
-    )
+.await
 }
 
 /// Farm settings: the black-hole fix (`on` / `off`) and the formula (`sum` / `average`).
@@ -487,41 +479,39 @@ pub async fn lms_settings(
     black_hole_fix: Option<String>,
     formula: Option<String>,
 ) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
-    use crate::model::non_empty;
+    use crate::auth::audited;
+    use crate::form::optional;
     let args = serde_json::json!({ "black_hole_fix": black_hole_fix, "formula": formula });
-    finish(
-        audited(
-            "lms.farm_settings",
-            engine::Role::Admin,
-            args,
-            |services, user| async move {
-                {
-                    let fix = match non_empty(&black_hole_fix) {
-                        None => None,
-                        Some("on") => Some(true),
-                        Some("off") => Some(false),
-                        Some(_) => {
-                            return Err(AppError::invalid("black_hole_fix", "must be on or off"))
-                        }
-                    };
-                    let formula = non_empty(&formula)
-                        .map(|f| {
-                            serde_json::from_value(serde_json::Value::String(f.to_owned()))
-                                .map_err(|_| AppError::invalid("formula", "must be sum or average"))
-                        })
-                        .transpose()?;
-                    let action = engine::LmsAction::FarmSettings {
-                        black_hole_fix: fix,
-                        formula,
-                    };
-                    services.runtime.apply(action, &user.username).await?;
-                    Ok(())
-                }
-            },
-        )
-        .await,
+    audited(
+        "lms.farm_settings",
+        engine::Role::Admin,
+        args,
+        |services, user| async move {
+            {
+                let fix = match optional(&black_hole_fix) {
+                    None => None,
+                    Some("on") => Some(true),
+                    Some("off") => Some(false),
+                    Some(_) => {
+                        return Err(AppError::invalid("black_hole_fix", "must be on or off"))
+                    }
+                };
+                let formula = optional(&formula)
+                    .map(|f| {
+                        serde_json::from_value(serde_json::Value::String(f.to_owned()))
+                            .map_err(|_| AppError::invalid("formula", "must be sum or average"))
+                    })
+                    .transpose()?;
+                let action = engine::LmsAction::FarmSettings {
+                    black_hole_fix: fix,
+                    formula,
+                };
+                services.runtime.apply(action, &user.username).await?;
+                Ok(())
+            }
+        },
     )
+    .await
 }
 
 /// The fields an operator action may use, all as typed (checked on the server).
@@ -559,66 +549,35 @@ pub struct LmsActInput {
 /// An operator action on the farm. Operator role; audited.
 #[server(endpoint = "lms_act")]
 pub async fn lms_act(input: LmsActInput) -> Result<(), AppError> {
-    use crate::auth::{audited, finish};
+    use crate::auth::audited;
     let action_name = format!("lms.{}", input.op);
     let args = serde_json::to_value(&input).unwrap_or_default();
-    finish(
-        audited(
-            &action_name,
-            engine::Role::Operator,
-            args,
-            |services, user| async move {
-                let action = act::to_action(&input, &user.username)?;
-                services.runtime.apply(action, &user.username).await?;
-                Ok(())
-            },
-        )
-        .await,
+    audited(
+        &action_name,
+        engine::Role::Operator,
+        args,
+        |services, user| async move {
+            let action = act::to_action(&input, &user.username)?;
+            services.runtime.apply(action, &user.username).await?;
+            Ok(())
+        },
     )
+    .await
 }
 
 #[cfg(feature = "ssr")]
 mod act {
-    use engine::{parse_duration, LmsAction, SimDuration};
+    use engine::LmsAction;
 
     use super::LmsActInput;
     use crate::error::AppError;
-
-    fn text(v: &str) -> Option<String> {
-        let v = v.trim();
-        (!v.is_empty()).then(|| v.to_owned())
-    }
-
-    fn need(v: &str, field: &str) -> Result<String, AppError> {
-        text(v).ok_or_else(|| AppError::invalid(field, "is required for this action"))
-    }
-
-    fn number(v: &str, field: &str, lo: u32, hi: u32) -> Result<u32, AppError> {
-        v.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (lo..=hi).contains(n))
-            .ok_or_else(|| {
-                AppError::invalid(
-                    field,
-                    format!(
-                        "must be a whole number between {lo} and {hi}; got \"{}\"",
-                        v.trim()
-                    ),
-                )
-            })
-    }
-
-    fn duration(v: &str, field: &str) -> Result<SimDuration, AppError> {
-        parse_duration(v.trim())
-            .map_err(|e| AppError::invalid(field, format!("{e} (e.g. 30s, 5m, 1h)")))
-    }
+    use crate::form::{choice, duration, need, text, whole};
 
     /// The engine action an operator's form asks for.
     pub fn to_action(i: &LmsActInput, username: &str) -> Result<LmsAction, AppError> {
         Ok(match i.op.as_str() {
             "logon_storm" => LmsAction::LogonStorm {
-                users: number(&i.count, "count", 1, 100_000)?,
+                users: whole(&i.count, "count", 1, 100_000)?,
                 over: duration(&i.over, "over")?,
                 app: text(&i.app),
             },
@@ -631,9 +590,8 @@ mod act {
             "kill_collector" => LmsAction::KillCollector { zone: need(&i.zone, "zone")? },
             "spike" => LmsAction::CounterSpike {
                 server: need(&i.server, "server")?,
-                counter: serde_json::from_value(serde_json::Value::String(i.counter.trim().to_owned()))
-                    .map_err(|_| AppError::invalid("counter", "must be cpu or memory"))?,
-                percent: u8::try_from(number(&i.percent, "percent", 0, 100)?).unwrap_or(100),
+                counter: choice(&i.counter, "counter", "cpu or memory")?,
+                percent: u8::try_from(whole(&i.percent, "percent", 0, 100)?).unwrap_or(100),
                 duration: duration(&i.over, "over")?,
             },
             "disconnect" | "logoff" => {
@@ -641,7 +599,7 @@ mod act {
                 if user.is_some() == server.is_some() {
                     return Err(AppError::invalid("server", "name either a server or a user"));
                 }
-                let count = if server.is_some() { number(&i.count, "count", 1, 100_000)? } else { 1 };
+                let count = if server.is_some() { whole(&i.count, "count", 1, 100_000)? } else { 1 };
                 if i.op == "disconnect" {
                     LmsAction::DisconnectSessions { user, server, count }
                 } else {
@@ -667,11 +625,12 @@ pub async fn lms_black_hole_ab(
     over: String,
     app: Option<String>,
 ) -> Result<AbReport, AppError> {
-    use crate::auth::{authorize, finish};
-    use crate::model::non_empty;
-    finish(
-        async move {
-            let (services, _) = authorize("lms.black_hole_ab", engine::Role::Operator).await?;
+    use crate::auth::read_only;
+    use crate::form::optional;
+    read_only(
+        "lms.black_hole_ab",
+        engine::Role::Operator,
+        |services, _| async move {
             let users = users
                 .trim()
                 .parse::<u32>()
@@ -691,7 +650,7 @@ pub async fn lms_black_hole_ab(
             if over > engine::SimDuration::from_secs(3_600) {
                 return Err(AppError::invalid("over", "must be at most 1h"));
             }
-            let app = non_empty(&app).map(str::to_owned);
+            let app = optional(&app).map(str::to_owned);
             let scenario = services.scenario.clone();
             let seed = u64::try_from(services.runtime.run().seed).unwrap_or_default();
             let report = tokio::task::spawn_blocking(move || {
@@ -706,8 +665,8 @@ pub async fn lms_black_hole_ab(
             })
             .await
             .map_err(|_| AppError::Internal)?;
-            report.map_err(crate::auth::action_error)
-        }
-        .await,
+            Ok(report?)
+        },
     )
+    .await
 }

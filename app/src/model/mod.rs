@@ -7,6 +7,7 @@ use engine::{parse_duration, EngineId, Role, Speed};
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
+use crate::form::optional;
 
 pub mod autoscale;
 pub mod gslb;
@@ -128,18 +129,13 @@ pub struct HistoryFilter {
     pub page: u32,
 }
 
-/// A form value with surrounding blanks removed; `None` when nothing is left.
-pub fn non_empty(v: &Option<String>) -> Option<&str> {
-    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
-}
-
 /// Highest page number accepted.
 pub const MAX_PAGE: u32 = 1_000_000;
 
 impl HistoryQuery {
     /// Validates every field, naming the first bad one and what it accepts.
     pub fn validate(&self) -> Result<HistoryFilter, AppError> {
-        let run = non_empty(&self.run)
+        let run = optional(&self.run)
             .map(|r| {
                 r.parse::<i64>()
                     .ok()
@@ -147,7 +143,7 @@ impl HistoryQuery {
                     .ok_or_else(|| AppError::invalid("run", "must be a run number (1 or more)"))
             })
             .transpose()?;
-        let engine = non_empty(&self.engine)
+        let engine = optional(&self.engine)
             .map(|e| {
                 e.parse::<EngineId>().map_err(|_| {
                     AppError::invalid("engine", "must be one of core, lhc, lms, gslb, autoscale")
@@ -155,7 +151,7 @@ impl HistoryQuery {
             })
             .transpose()?;
         let time = |field: &str, v: &Option<String>| {
-            non_empty(v)
+            optional(v)
                 .map(|s| {
                     parse_duration(s)
                         .map(|d| d.0)
@@ -170,7 +166,7 @@ impl HistoryQuery {
                 return Err(AppError::invalid("to", "must not be earlier than from"));
             }
         }
-        let page = match non_empty(&self.page) {
+        let page = match optional(&self.page) {
             None => 1,
             Some(p) => p
                 .parse::<u32>()
@@ -178,7 +174,7 @@ impl HistoryQuery {
                 .filter(|p| (1..=MAX_PAGE).contains(p))
                 .ok_or_else(|| AppError::invalid("page", format!("must be 1 to {MAX_PAGE}")))?,
         };
-        let text = |v: &Option<String>| non_empty(v).map(str::to_owned);
+        let text = |v: &Option<String>| optional(v).map(str::to_owned);
         Ok(HistoryFilter {
             run,
             engine,
@@ -202,7 +198,7 @@ impl HistoryQuery {
         ];
         pairs
             .iter()
-            .filter_map(|(k, v)| non_empty(v).map(|v| format!("{k}={}", encode(v))))
+            .filter_map(|(k, v)| optional(v).map(|v| format!("{k}={}", encode(v))))
             .collect::<Vec<_>>()
             .join("&")
     }

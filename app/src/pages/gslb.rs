@@ -2,7 +2,7 @@
 //! and MEP links), the resolve panel, the settings (documented or assumed). Also the
 //! section's tabs and the overview card.
 
-use engine::gslb::config::{GslbMethod, SiteRole};
+use engine::gslb::config::SiteRole;
 use engine::gslb::views::{ClientLocationView, DomainView, SiteView, TopologyView};
 use engine::Role;
 use leptos::prelude::*;
@@ -30,16 +30,6 @@ pub fn GslbNav(current: &'static str) -> impl IntoView {
         ("/gslb/cli", "CLI import / export"),
     ];
     view! { <SectionTabs tabs=TABS current/> }
-}
-
-/// The name of a GSLB method as the product writes it.
-pub fn method_label(method: GslbMethod) -> &'static str {
-    match method {
-        GslbMethod::RoundRobin => "ROUNDROBIN",
-        GslbMethod::LeastConnections => "LEASTCONNECTION",
-        GslbMethod::StaticProximity => "STATICPROXIMITY",
-        GslbMethod::Rtt => "RTT",
-    }
 }
 
 /// The topology page.
@@ -119,7 +109,7 @@ fn Summary(topology: TopologyView, now_ms: u64) -> impl IntoView {
                     <tr><th>"Children adopted / orphaned / total"</th><td class="num" id="children-adopted">{format!("{} / {} / {}", topology.children_adopted, topology.children_orphaned, topology.children_total)}</td></tr>
                     <tr><th>"Adoptions accepted / rejected"</th><td class="num">{format!("{} / {}", topology.adoptions, topology.rejections)}</td></tr>
                     <tr><th>"DNS queries answered"</th><td class="num" id="dns-answered">{topology.dns_answered}</td></tr>
-                    <tr><th>"Domains"</th><td>{topology.domains.iter().map(|d| format!("{} ({}, TTL {} s)", d.name, method_label(d.method), d.ttl_s)).collect::<Vec<_>>().join(" · ")}</td></tr>
+                    <tr><th>"Domains"</th><td>{topology.domains.iter().map(|d| format!("{} ({}, TTL {} s)", d.name, d.method.cli_name(), d.ttl_s)).collect::<Vec<_>>().join(" · ")}</td></tr>
                 </tbody>
             </table>
         </section>
@@ -244,7 +234,7 @@ fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) ->
             <div class="controls">
                 <label>"Domain "
                     <select name="domain" on:change=move |ev| domain.set(event_target_value(&ev))>
-                        {domains.iter().map(|d| view! { <option value=d.name.clone()>{format!("{} ({})", d.name, method_label(d.method))}</option> }).collect_view()}
+                        {domains.iter().map(|d| view! { <option value=d.name.clone()>{format!("{} ({})", d.name, d.method.cli_name())}</option> }).collect_view()}
                     </select>
                 </label>
                 <label>" from "
@@ -261,7 +251,7 @@ fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) ->
                         <p><strong>{format!("{:?}", r.outcome).to_lowercase()}</strong>
                             {r.answered_by.clone().map(|p| format!(" · answered by {p}"))}
                             {(!r.ips.is_empty()).then(|| format!(" · {} (TTL {} s)", r.ips.join(", "), r.ttl_s))}
-                            {r.effective_method.map(|m| format!(" · method {}", method_label(m)))}
+                            {r.effective_method.map(|m| format!(" · method {}", m.cli_name()))}
                         </p>
                         <p class="small" id="resolution-reason">{r.reason.clone()}</p>
                         <table class="small">

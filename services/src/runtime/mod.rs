@@ -160,12 +160,7 @@ impl RuntimeHandle {
             reply,
         })
         .await?
-        .map_err(|e| match e {
-            engine::ActionError::Invalid { field, message } => {
-                ServiceError::invalid(field, message)
-            }
-            e => ServiceError::invalid(e.field().unwrap_or("action"), e.to_string()),
-        })
+        .map_err(ServiceError::from)
     }
 
     /// Reads the simulation's state with `look` (engine views, paged listings). It runs on the
