@@ -7,6 +7,8 @@
 //! - [`accounts`] and [`password`]: users, roles and argon2id hashes.
 //! - [`audit`]: the audit log of every mutating action.
 //! - [`history`]: runs and persisted engine events, with filters and paging.
+//! - [`charts`]: what a detail page charts and lists, read back from the history and
+//!   reduced by the engines' series functions.
 //! - [`runtime`]: the task that drives the engines on the simulated clock, persists their
 //!   events in batches and broadcasts them to live views.
 //! - [`throttle`]: throttling of failed sign-ins per user and per address.
@@ -14,6 +16,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod charts;
 pub mod db;
 pub mod error;
 pub mod history;

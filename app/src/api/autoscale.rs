@@ -51,7 +51,7 @@ pub async fn autoscale_groups() -> Result<GroupsPage, AppError> {
 #[server(endpoint = "autoscale_group")]
 pub async fn autoscale_group(group: String, minutes: Option<u32>) -> Result<GroupDetail, AppError> {
     use crate::auth::read_only;
-    use crate::model::autoscale::Timeline;
+    use engine::autoscale::chart::Timeline;
     read_only(
         "autoscale.group",
         engine::Role::Viewer,
@@ -94,7 +94,13 @@ pub async fn autoscale_group(group: String, minutes: Option<u32>) -> Result<Grou
                 .iter()
                 .map(|(zone, line)| Timeline::build(zone, line, &group.params))
                 .collect();
-            let decisions = history::decisions(&services, &group.name).await?;
+            let run_id = services.runtime.run().id;
+            let decisions =
+                services::charts::autoscale::decisions(&services.pool, run_id, &group.name)
+                    .await?
+                    .into_iter()
+                    .map(crate::model::EventRow::from)
+                    .collect();
             Ok(GroupDetail {
                 group,
                 timelines,
@@ -105,48 +111,6 @@ pub async fn autoscale_group(group: String, minutes: Option<u32>) -> Result<Grou
         },
     )
     .await
-}
-
-#[cfg(feature = "ssr")]
-mod history {
-    use services::history::{query_events, EventFilter};
-    use services::Services;
-
-    use crate::error::AppError;
-    use crate::model::EventRow;
-
-    /// Decisions listed.
-    const DECISIONS: i64 = 50;
-
-    /// The kinds listed: decisions, skipped evaluations and what operators did (not the
-    /// hourly samples nor the record and IPSet details).
-    const KINDS: [&str; 11] = [
-        "autoscale.scale_out",
-        "autoscale.scale_in",
-        "autoscale.at_limit",
-        "evaluation.skipped",
-        "evaluation.resumed",
-        "load.injected",
-        "load.released",
-        "app.deployed",
-        "app.removed",
-        "distribution.switched",
-        "group.settings",
-    ];
-
-    /// The group's latest decisions and operator actions, newest first (the engine's events
-    /// name the group as their subject, the zone in their details).
-    pub async fn decisions(services: &Services, group: &str) -> Result<Vec<EventRow>, AppError> {
-        let filter = EventFilter {
-            run_id: services.runtime.run().id,
-            engine: Some("autoscale".into()),
-            subject: Some(group.to_owned()),
-            kinds: KINDS.iter().map(|k| (*k).to_owned()).collect(),
-            ..Default::default()
-        };
-        let (rows, _) = query_events(&services.pool, &filter, 0, DECISIONS).await?;
-        Ok(rows.into_iter().map(EventRow::from).collect())
-    }
 }
 
 /// The fields of an operator action, as typed (checked on the server).
@@ -283,7 +247,8 @@ pub async fn autoscale_what_if(
 ) -> Result<WhatIfResult, AppError> {
     use crate::auth::read_only;
     use crate::form::optional;
-    use crate::model::autoscale::{Timeline, WhatIfZoneCharts};
+    use crate::model::autoscale::WhatIfZoneCharts;
+    use engine::autoscale::chart::Timeline;
     read_only("autoscale.what_if", engine::Role::Admin, |services, _| async move {
             let hours = match optional(&hours) {
                 None => DEFAULT_WHAT_IF_HOURS,

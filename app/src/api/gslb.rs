@@ -61,80 +61,27 @@ pub async fn gslb_site(name: String) -> Result<GslbSiteDetail, AppError> {
             let Some((site, links, parents, now_ms)) = now else {
                 return Err(AppError::NotFound(format!("no GSLB site `{name}`")));
             };
-            let h = history::read(&services, &site.name).await?;
+            let run_id = services.runtime.run().id;
+            let h =
+                services::charts::gslb::site_history(&services.pool, run_id, &site.name).await?;
+            let rows = |events: Vec<services::history::StoredEvent>| {
+                events
+                    .into_iter()
+                    .map(crate::model::EventRow::from)
+                    .collect()
+            };
             Ok(GslbSiteDetail {
                 site,
                 links,
                 parents,
-                link_history: h.links,
-                adoptions: h.adoptions,
-                events: h.others,
+                link_history: rows(h.links),
+                adoptions: rows(h.adoptions),
+                events: rows(h.others),
                 now_ms,
             })
         },
     )
     .await
-}
-
-#[cfg(feature = "ssr")]
-mod history {
-    use services::history::{query_events, EventFilter};
-    use services::Services;
-
-    use crate::error::AppError;
-    use crate::model::EventRow;
-
-    /// Events read per site.
-    const EVENTS: i64 = 300;
-
-    pub struct SiteHistory {
-        pub links: Vec<EventRow>,
-        pub adoptions: Vec<EventRow>,
-        pub others: Vec<EventRow>,
-    }
-
-    /// Every GSLB event that names the site (as its subject, a link end, a parent or a
-    /// backup), newest first, split by kind.
-    pub async fn read(services: &Services, site: &str) -> Result<SiteHistory, AppError> {
-        let filter = EventFilter {
-            run_id: services.runtime.run().id,
-            engine: Some("gslb".into()),
-            details_contains: Some(format!("\"{site}\"")),
-            ..Default::default()
-        };
-        let (rows, _) = query_events(&services.pool, &filter, 0, EVENTS).await?;
-        let by_subject = EventFilter {
-            details_contains: None,
-            subject: Some(site.to_owned()),
-            ..filter
-        };
-        let (own, _) = query_events(&services.pool, &by_subject, 0, EVENTS).await?;
-        let mut all: Vec<EventRow> = rows.into_iter().map(EventRow::from).collect();
-        for row in own.into_iter().map(EventRow::from) {
-            if !all.iter().any(|r| r.id == row.id) {
-                all.push(row);
-            }
-        }
-        all.sort_by(|a, b| b.t_ms.cmp(&a.t_ms).then(b.id.cmp(&a.id)));
-        let mut h = SiteHistory {
-            links: Vec::new(),
-            adoptions: Vec::new(),
-            others: Vec::new(),
-        };
-        for row in all {
-            if row.kind.starts_with("mep.") {
-                h.links.push(row);
-            } else if row.kind.starts_with("adoption.")
-                || row.kind.starts_with("child.")
-                || row.kind.starts_with("backup_list.")
-            {
-                h.adoptions.push(row);
-            } else if row.kind != "adns.answered" {
-                h.others.push(row);
-            }
-        }
-        Ok(h)
-    }
 }
 
 /// How a query for `domain` from `client` (an address, or a client location's name) would be

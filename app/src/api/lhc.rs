@@ -9,10 +9,6 @@ use crate::model::lhc::RlDetail;
 
 /// VDA rows per page of the detail page.
 pub const VDA_PAGE_SIZE: u32 = 50;
-/// Events shown in a resource location's log.
-pub const RL_EVENTS: i64 = 100;
-/// Chart points read back per series.
-pub const CHART_POINTS: i64 = 2_000;
 
 /// Every resource location now.
 #[server(endpoint = "lhc_overview")]
@@ -65,7 +61,9 @@ pub async fn lhc_location(id: String) -> Result<RlDetail, AppError> {
                 .collect();
             let mut subjects = vec![id.clone()];
             subjects.extend(connectors.iter().map(|c| c.fqdn.clone()));
-            let history = history::read(&services, &id, subjects).await?;
+            let run_id = services.runtime.run().id;
+            let history =
+                services::charts::lhc::rl_history(&services.pool, run_id, &id, subjects).await?;
             Ok(RlDetail {
                 rl,
                 connectors,
@@ -74,96 +72,15 @@ pub async fn lhc_location(id: String) -> Result<RlDetail, AppError> {
                 now_ms,
                 states: history.states,
                 registrations: history.registrations,
-                events: history.events,
+                events: history
+                    .events
+                    .into_iter()
+                    .map(crate::model::EventRow::from)
+                    .collect(),
             })
         },
     )
     .await
-}
-
-#[cfg(feature = "ssr")]
-mod history {
-    use engine::lhc::HaState;
-    use services::history::{latest_in_time_order, query_events, EventFilter};
-    use services::Services;
-
-    use super::{CHART_POINTS, RL_EVENTS};
-    use crate::error::AppError;
-    use crate::model::lhc::{
-        parse_registrations, parse_state_change, RegistrationPoint, StatePoint,
-    };
-    use crate::model::EventRow;
-
-    pub struct RlHistory {
-        pub states: Vec<StatePoint>,
-        pub registrations: Vec<RegistrationPoint>,
-        pub events: Vec<EventRow>,
-    }
-
-    fn details(text: &str) -> serde_json::Value {
-        serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
-    }
-
-    pub async fn read(
-        services: &Services,
-        rl: &str,
-        subjects: Vec<String>,
-    ) -> Result<RlHistory, AppError> {
-        let run_id = services.runtime.run().id;
-        let series = |kind: &str| EventFilter {
-            run_id,
-            engine: Some("lhc".into()),
-            subject: Some(rl.to_owned()),
-            kind: Some(kind.to_owned()),
-            ..Default::default()
-        };
-        let state_rows =
-            latest_in_time_order(&services.pool, &series("rl.ha_state"), CHART_POINTS).await?;
-        let mut states = Vec::with_capacity(state_rows.len() + 1);
-        for row in &state_rows {
-            if let Some((from, to)) = parse_state_change(&details(&row.details)) {
-                if states.is_empty() {
-                    states.push(StatePoint {
-                        t_ms: 0,
-                        state: from,
-                    });
-                }
-                states.push(StatePoint {
-                    t_ms: u64::try_from(row.t_ms).unwrap_or_default(),
-                    state: to,
-                });
-            }
-        }
-        if states.is_empty() {
-            states.push(StatePoint {
-                t_ms: 0,
-                state: HaState::WorkingNormally,
-            });
-        }
-        let registrations =
-            latest_in_time_order(&services.pool, &series("registrations"), CHART_POINTS)
-                .await?
-                .iter()
-                .filter_map(|r| {
-                    parse_registrations(
-                        u64::try_from(r.t_ms).unwrap_or_default(),
-                        &details(&r.details),
-                    )
-                })
-                .collect();
-        let log = EventFilter {
-            run_id,
-            engine: Some("lhc".into()),
-            subjects,
-            ..Default::default()
-        };
-        let (rows, _) = query_events(&services.pool, &log, 0, RL_EVENTS).await?;
-        Ok(RlHistory {
-            states,
-            registrations,
-            events: rows.into_iter().map(EventRow::from).collect(),
-        })
-    }
 }
 
 /// One page of a resource location's VDAs. Filters as typed in the form: `broker` is empty,

@@ -148,7 +148,14 @@ pub async fn lms_server(host: String) -> Result<ServerDetail, AppError> {
             let Some((server, sessions, formula, now_ms)) = now else {
                 return Err(AppError::NotFound(format!("no server `{host}`")));
             };
-            let h = history::read(&services, &server.host, &server.zone).await?;
+            let run_id = services.runtime.run().id;
+            let h = services::charts::lms::server_history(
+                &services.pool,
+                run_id,
+                &server.host,
+                &server.zone,
+            )
+            .await?;
             Ok(ServerDetail {
                 server,
                 formula,
@@ -156,99 +163,15 @@ pub async fn lms_server(host: String) -> Result<ServerDetail, AppError> {
                 samples: h.samples,
                 placements: h.placements,
                 sessions,
-                events: h.events,
+                events: h
+                    .events
+                    .into_iter()
+                    .map(crate::model::EventRow::from)
+                    .collect(),
             })
         },
     )
     .await
-}
-
-#[cfg(feature = "ssr")]
-mod history {
-    use services::history::{latest_in_time_order, query_events, EventFilter};
-    use services::Services;
-
-    use crate::error::AppError;
-    use crate::model::lms::{parse_placement, parse_sample, LoadSample, PlacementRow};
-    use crate::model::EventRow;
-
-    /// Samples read back for the chart.
-    const SAMPLES: i64 = 600;
-    /// Placements listed.
-    const PLACEMENTS: i64 = 50;
-    /// Events listed.
-    const EVENTS: i64 = 50;
-
-    pub struct ServerHistory {
-        pub samples: Vec<LoadSample>,
-        pub placements: Vec<PlacementRow>,
-        pub events: Vec<EventRow>,
-    }
-
-    fn details(text: &str) -> serde_json::Value {
-        serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
-    }
-
-    /// `zone`: samples are per-zone events listing the servers that changed.
-    pub async fn read(
-        services: &Services,
-        host: &str,
-        zone: &str,
-    ) -> Result<ServerHistory, AppError> {
-        let run_id = services.runtime.run().id;
-        let base = EventFilter {
-            run_id,
-            engine: Some("lms".into()),
-            ..Default::default()
-        };
-        let samples = latest_in_time_order(
-            &services.pool,
-            &EventFilter {
-                subject: Some(zone.to_owned()),
-                kind: Some("load.sample".into()),
-                details_contains: Some(format!("\"{host}\":{{")),
-                ..base.clone()
-            },
-            SAMPLES,
-        )
-        .await?
-        .iter()
-        .filter_map(|r| {
-            let details = details(&r.details);
-            parse_sample(
-                u64::try_from(r.t_ms).unwrap_or_default(),
-                details.get("servers")?.get(host)?,
-            )
-        })
-        .collect();
-        // Placements naming the server: chosen, or among the candidates compared.
-        let placed = EventFilter {
-            kind: Some("session.placed".into()),
-            details_contains: Some(format!("\"{host}\"")),
-            ..base.clone()
-        };
-        let (rows, _) = query_events(&services.pool, &placed, 0, PLACEMENTS).await?;
-        let placements = rows
-            .iter()
-            .filter_map(|r| {
-                parse_placement(
-                    u64::try_from(r.t_ms).unwrap_or_default(),
-                    &details(&r.details),
-                    host,
-                )
-            })
-            .collect();
-        let log = EventFilter {
-            subject: Some(host.to_owned()),
-            ..base
-        };
-        let (rows, _) = query_events(&services.pool, &log, 0, EVENTS).await?;
-        Ok(ServerHistory {
-            samples,
-            placements,
-            events: rows.into_iter().map(EventRow::from).collect(),
-        })
-    }
 }
 
 /// The dynamic store: the load table and the session tables in the product's notation, and

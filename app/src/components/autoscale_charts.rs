@@ -6,7 +6,9 @@ use engine::autoscale::config::Metric;
 use engine::autoscale::views::ClusterState;
 use leptos::prelude::*;
 
-use crate::model::autoscale::{metric_name, metric_unit, MetricSeries, Timeline};
+use engine::autoscale::chart::{MetricSeries, Timeline};
+
+use crate::model::autoscale::{metric_name, metric_unit};
 
 const WIDTH: f64 = 900.0;
 /// Height of the metrics area.

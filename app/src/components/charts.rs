@@ -5,7 +5,7 @@ use engine::lhc::HaState;
 use leptos::prelude::*;
 
 use crate::format::sim_time;
-use crate::model::lhc::{RegistrationPoint, StatePoint};
+use engine::lhc::series::{RegistrationPoint, StatePoint};
 
 const WIDTH: f64 = 900.0;
 

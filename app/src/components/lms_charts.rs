@@ -6,7 +6,7 @@ use engine::lms::views::AbRun;
 use leptos::prelude::*;
 
 use crate::format::sim_time;
-use crate::model::lms::{contributions, LoadSample};
+use engine::lms::series::{contributions, LoadSample};
 
 const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 200.0;

@@ -15,12 +15,12 @@ use crate::api::autoscale::{
 };
 use crate::components::autoscale_charts::TimelineChart;
 use crate::components::event_table::EventTable;
+use engine::autoscale::chart::Timeline;
+
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
 use crate::format::{short_details, sim_time};
-use crate::model::autoscale::{
-    metric_name, metric_unit, switch_consequences, GroupDetail, Timeline,
-};
+use crate::model::autoscale::{metric_name, metric_unit, switch_consequences, GroupDetail};
 use crate::model::EventRow;
 use crate::pages::autoscale::{decision_label, mode_label, Decision, StateBadge, REFRESH_MS};
 use crate::pages::{action_error, LoadError};

@@ -423,6 +423,26 @@ impl GroupConfig {
 }
 
 impl GroupParams {
+    /// The parameters of the seed's worked example (SPEC §4, group `asg_arn`): memory, min 40,
+    /// max 85, watch time 3 min, cooldown 10 min, drain 10 min, TTL 60 s, 1 to 4 nodes.
+    pub fn seed_example() -> GroupParams {
+        GroupParams {
+            min_nodes: 1,
+            max_nodes: 4,
+            watch_time_min: 3,
+            cooldown_min: 10,
+            drain_timeout_min: 10,
+            ttl_s: 60,
+            thresholds: vec![ThresholdConfig {
+                parameter: Metric::Memory,
+                min: 40.0,
+                max: 85.0,
+            }],
+        }
+    }
+}
+
+impl GroupParams {
     /// Checks node bounds, watch time and thresholds; `path` is the group's (fields are
     /// reported as `path.min_nodes`, `path.thresholds[i].max`, ...).
     pub fn validate(&self, path: &FieldPath) -> Result<(), ConfigError> {

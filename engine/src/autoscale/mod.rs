@@ -10,7 +10,7 @@
 //! `model` (groups, clusters, nodes, demand, addresses), [`AutoscaleEngine`] (`engine`: the
 //! step contract and the minute loop; `lifecycle`: the node lifecycle and the events of a
 //! minute; `events` builds their details), `operations` (what a checked action does), `query` with the
-//! [`views`] it returns, `whatif`.
+//! [`views`] it returns, [`chart`] (a zone's timeline as a chart draws it), `whatif`.
 //!
 //! Per minute the order is fixed: groups in configuration order, zones in group order; per
 //! cluster: demand, phase transitions (drain → TTL wait → deprovision → evaluating), the
@@ -18,6 +18,7 @@
 //! `autoscale.sample` per group.
 
 pub mod actions;
+pub mod chart;
 pub mod config;
 mod decide;
 mod engine;

@@ -9,7 +9,8 @@
 //! state), `model` (resource-location state), [`LhcEngine`] (`engine`: construction, the step
 //! contract, the per-instant order), `detection` (health checks, aggregation, elections,
 //! ADC), `registration` (sweeps, moves, drops, purge), `sync` (CSS / LocalDB), `storefront`,
-//! `launch`, `operations` (what a checked action does), `query` with the [`views`] it returns (read-only, for the console),
+//! `launch`, `operations` (what a checked action does), `query` with the [`views`] it returns
+//! (read-only, for the console), [`series`] (the charts' series read back from events),
 //! and `audit` (the self-check).
 //!
 //! Per instant and resource location the order is fixed: connector timers (restart done,
@@ -30,6 +31,7 @@ mod model;
 mod operations;
 mod query;
 mod registration;
+pub mod series;
 mod storefront;
 mod sync;
 mod vdas;

@@ -9,7 +9,8 @@
 //! construction, the step contract, recompute and push), `cadence` (counters, collector
 //! duties, samples, power cycle, elections), `sessions` (launches, logons, logoffs, timers),
 //! `storms`, `operations` and `evaluators` (what checked actions do), `query` with the [`views`] it
-//! returns, `preview` (evaluator what-if), [`ab`] (the black-hole A/B) and `bench` (probes
+//! returns, [`series`] (the server page's series read back from events), `preview`
+//! (evaluator what-if), [`ab`] (the black-hole A/B) and `bench` (probes
 //! for the placement benchmark).
 //!
 //! Per instant the order is fixed: power transitions, the recurring storm, storm logons,
@@ -29,6 +30,7 @@ mod placement;
 mod preview;
 mod query;
 pub mod rules;
+pub mod series;
 mod sessions;
 mod storms;
 pub mod views;

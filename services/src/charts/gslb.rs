@@ -1,0 +1,58 @@
+//! A site's MEP, adoption and other GSLB events.
+
+use sqlx::SqlitePool;
+
+use crate::error::Result;
+use crate::history::{query_events, EventFilter, StoredEvent};
+
+/// Events read per site.
+pub const EVENTS: i64 = 300;
+
+/// A site's GSLB events, newest first, split as the site page lists them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SiteHistory {
+    /// `mep.*`: its links going down and up.
+    pub links: Vec<StoredEvent>,
+    /// `adoption.*`, `child.*`, `backup_list.*`: who adopts whom and why.
+    pub adoptions: Vec<StoredEvent>,
+    /// Everything else but the answer log (`adns.answered`).
+    pub others: Vec<StoredEvent>,
+}
+
+/// Every GSLB event of run `run_id` that names `site` (as its subject, a link end, a parent
+/// or a backup), newest first, split by kind.
+pub async fn site_history(pool: &SqlitePool, run_id: i64, site: &str) -> Result<SiteHistory> {
+    let naming = EventFilter {
+        run_id,
+        engine: Some("gslb".into()),
+        details_contains: Some(format!("\"{site}\"")),
+        ..Default::default()
+    };
+    let (mut all, _) = query_events(pool, &naming, 0, EVENTS).await?;
+    let by_subject = EventFilter {
+        details_contains: None,
+        subject: Some(site.to_owned()),
+        ..naming
+    };
+    let (own, _) = query_events(pool, &by_subject, 0, EVENTS).await?;
+    for row in own {
+        if !all.iter().any(|r| r.id == row.id) {
+            all.push(row);
+        }
+    }
+    all.sort_by(|a, b| b.t_ms.cmp(&a.t_ms).then(b.id.cmp(&a.id)));
+    let mut history = SiteHistory::default();
+    for row in all {
+        if row.kind.starts_with("mep.") {
+            history.links.push(row);
+        } else if row.kind.starts_with("adoption.")
+            || row.kind.starts_with("child.")
+            || row.kind.starts_with("backup_list.")
+        {
+            history.adoptions.push(row);
+        } else if row.kind != "adns.answered" {
+            history.others.push(row);
+        }
+    }
+    Ok(history)
+}

@@ -1,0 +1,127 @@
+//! The detail pages' charts and logs, read back from a real SQLite file holding three hours of
+//! the demo estate with one action of every kind (outage, storm, site down, injected load...).
+
+use engine::lhc::HaState;
+use engine::{parse_actions, Scenario, SimTime, Simulation};
+use services::charts::autoscale::DECISION_KINDS;
+use services::charts::{autoscale, gslb, lhc, lms};
+use services::history;
+
+const DEMO: &str = include_str!("../../scenarios/demo.toml");
+const EVERY_ACTION: &str = include_str!("../../engine/tests/data/every-action.toml");
+
+/// A temp database holding run 1: the demo estate for three simulated hours.
+async fn stored_run() -> (tempfile::TempDir, sqlx::SqlitePool, i64) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let url = format!("sqlite://{}", dir.path().join("charts.db").display());
+    let pool = services::db::connect(&url)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let scenario = Scenario::from_toml_str(DEMO, "demo.toml").unwrap_or_else(|e| panic!("{e}"));
+    let actions = parse_actions(EVERY_ACTION, "every-action.toml", &scenario)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(&scenario, 42);
+    sim.schedule(actions);
+    let events = sim.advance_to(SimTime::from_mins(180));
+    let run = history::create_run(&pool, "demo", 42)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    history::insert_events(&pool, run.id, &events)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    (dir, pool, run.id)
+}
+
+fn newest_first(times: impl Iterator<Item = i64>) -> bool {
+    let times: Vec<i64> = times.collect();
+    times.windows(2).all(|w| w[0] >= w[1])
+}
+
+#[tokio::test]
+async fn every_detail_page_reads_its_series_and_log_back() {
+    let (_dir, pool, run) = stored_run().await;
+
+    // Resource location: the forced outage at 5 m shows in the band; counts add up to its
+    // 160 VDAs; the log names only it and its connectors.
+    let connectors: Vec<String> = (1..=3)
+        .map(|n| format!("cc0{n}.paris.example.com"))
+        .collect();
+    let mut subjects = vec!["rl-paris".to_owned()];
+    subjects.extend(connectors.iter().cloned());
+    let rl = lhc::rl_history(&pool, run, "rl-paris", subjects.clone())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        rl.states.first().map(|p| (p.t_ms, p.state)),
+        Some((0, HaState::WorkingNormally))
+    );
+    assert!(
+        rl.states.iter().any(|p| p.state == HaState::HaInitial),
+        "{:?}",
+        rl.states
+    );
+    assert!(rl.states.windows(2).all(|w| w[0].t_ms <= w[1].t_ms));
+    assert!(!rl.registrations.is_empty());
+    assert!(rl
+        .registrations
+        .iter()
+        .all(|p| p.cloud + p.secondary + p.unregistered == 160));
+    assert!(
+        rl.registrations.iter().any(|p| p.secondary > 0),
+        "VDAs moved to the secondary broker"
+    );
+    assert!(!rl.events.is_empty() && rl.events.len() <= lhc::RL_EVENTS as usize);
+    assert!(rl.events.iter().all(|e| subjects.contains(&e.subject)));
+    assert!(newest_first(rl.events.iter().map(|e| e.t_ms)));
+
+    // Server: samples oldest first with the rule loads of its evaluator; the placements of
+    // the 40-minute storm name it; its own events only.
+    let server = lms::server_history(&pool, run, "XA-PAR-01", "z-paris")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!server.samples.is_empty());
+    assert!(server.samples.windows(2).all(|w| w[0].t_ms <= w[1].t_ms));
+    assert!(server.samples.iter().all(|s| s.load <= 10_000));
+    assert!(server
+        .samples
+        .iter()
+        .any(|s| s.rules.iter().any(|(code, _)| *code == 'b')));
+    assert!(!server.placements.is_empty());
+    assert!(server
+        .placements
+        .iter()
+        .all(|p| p.chose_this || p.candidates.iter().any(|c| c.starts_with("XA-PAR-01 "))));
+    assert!(server.events.iter().all(|e| e.subject == "XA-PAR-01"));
+
+    // Site: SiteP1 went down at 1 h and came back: its links, the adoption of its
+    // children and the rest, never the answer log.
+    let site = gslb::site_history(&pool, run, "SiteP1")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!site.links.is_empty() && site.links.iter().all(|e| e.kind.starts_with("mep.")));
+    assert!(site.adoptions.iter().any(|e| e.kind == "adoption.accepted"));
+    assert!(site
+        .adoptions
+        .iter()
+        .all(|e| ["adoption.", "child.", "backup_list."]
+            .iter()
+            .any(|p| e.kind.starts_with(p))));
+    assert!(site.others.iter().any(|e| e.kind == "site.down"));
+    assert!(site
+        .links
+        .iter()
+        .chain(&site.adoptions)
+        .chain(&site.others)
+        .all(|e| e.engine == "gslb" && e.kind != "adns.answered"));
+    assert!(newest_first(site.adoptions.iter().map(|e| e.t_ms)));
+
+    // Group: decisions and the operator's injected load, nothing else.
+    let decisions = autoscale::decisions(&pool, run, "asg_web")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(decisions.iter().any(|e| e.kind == "load.injected"));
+    assert!(decisions
+        .iter()
+        .all(|e| e.subject == "asg_web" && DECISION_KINDS.contains(&e.kind.as_str())));
+    assert!(newest_first(decisions.iter().map(|e| e.t_ms)));
+}
