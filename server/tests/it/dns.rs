@@ -2,7 +2,6 @@
 //! responder on a free port, answered from the demo topology through the runtime.
 
 #![allow(missing_docs)]
-#![recursion_limit = "512"]
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -26,7 +25,7 @@ async fn live() -> Live {
     let dir = tempfile::tempdir().expect("tempdir");
     let url = format!("sqlite://{}", dir.path().join("dns.db").display());
     let pool = services::db::connect(&url).await.expect("db");
-    let text = include_str!("../../scenarios/demo.toml");
+    let text = include_str!("../../../scenarios/demo.toml");
     let scenario = Scenario::from_toml_str(text, "demo.toml").expect("demo scenario");
     let runtime = services::runtime::start(pool, &scenario, 42, Vec::new(), Speed::Paused)
         .await

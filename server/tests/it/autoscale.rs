@@ -2,13 +2,10 @@
 //! server-side validation naming the field with nothing changed, the operator actions and
 //! the what-if replay.
 
-// The router embeds the whole UI's view types (as in the binary, see server/src/main.rs).
-#![recursion_limit = "512"]
 
-mod common;
 
 use axum::http::StatusCode;
-use common::{app_with, body_text, TestApp};
+use crate::common::{app_with, body_text, TestApp};
 use engine::autoscale::config::GroupParams;
 
 const SCENARIO: &str = r#"

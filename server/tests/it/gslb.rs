@@ -2,14 +2,12 @@
 //! side validation naming the field, nothing stored on error, and the audit log.
 
 #![allow(missing_docs)]
-#![recursion_limit = "512"]
 
-mod common;
 
 use axum::http::StatusCode;
-use common::{app_with, body_text, TestApp};
+use crate::common::{app_with, body_text, TestApp};
 
-const DEMO: &str = include_str!("../../scenarios/demo.toml");
+const DEMO: &str = include_str!("../../../scenarios/demo.toml");
 
 async fn backups_of(app: &TestApp, site: &'static str) -> Vec<String> {
     app.services

@@ -1,13 +1,10 @@
 //! Router tests with `oneshot` on a temp SQLite file: sign-in, the gate, roles, audit, export,
 //! health and metrics.
 
-// The router embeds the whole UI's view types (as in the binary, see server/src/main.rs).
-#![recursion_limit = "512"]
 
-mod common;
 
 use axum::http::{header, StatusCode};
-use common::{app, body_text, set_cookie};
+use crate::common::{app, body_text, set_cookie};
 use engine::Speed;
 
 #[tokio::test]

@@ -1,0 +1,20 @@
+//! The server's integration tests, one module per area, built as one test binary: the router
+//! embeds the whole UI's view types, so each separate binary would compile and link them
+//! again (minutes each in release).
+//!
+//! `common` starts the router on a temp SQLite file; `router` (sign-in, gate, roles, audit,
+//! export, health, metrics, the LHC and LMS actions), `gslb`, `autoscale` and `dns` (the
+//! ADNS responder over real sockets) drive it; `simulate` and `simulate_pinned` run the real
+//! binary.
+
+// The router embeds the whole UI's view types (as in the binary, see server/src/main.rs).
+#![recursion_limit = "512"]
+
+mod common;
+
+mod autoscale;
+mod dns;
+mod gslb;
+mod router;
+mod simulate;
+mod simulate_pinned;
