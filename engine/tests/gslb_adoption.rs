@@ -333,3 +333,56 @@ fn a_learning_time_restarts_on_a_migration_between_backups() {
         "the learning time (10s) of C1's services is over: their MEP state and metrics count again"
     );
 }
+
+#[test]
+fn a_restarting_parent_decides_afresh() {
+    // P2 adopts C1 (23 s) and goes down at 30 s: C1 is orphaned at 40 s and P3 adopts it
+    // (43 s). P2 starts at 50 s: P3 defers to it once it hears it (51 s); P2 sees P1 silent
+    // at 60 s, decides again and takes C1 back from P3 (63 s).
+    let mut r = Run::new(TOPO);
+    r.at(10_000, down("P1"))
+        .at(30_000, down("P2"))
+        .at(50_000, up("P2"))
+        .to(90_000);
+    assert_eq!(
+        r.story(),
+        vec![
+            st(20_000, "C1", "child.orphaned"),
+            st(20_000, "P2", "adoption.offered"),
+            st(20_000, "P3", "adoption.deferred"),
+            st(23_000, "C1", "adoption.accepted"),
+            st(40_000, "C1", "child.orphaned"),
+            st(40_000, "P3", "adoption.offered"),
+            st(43_000, "C1", "adoption.accepted"),
+            st(51_000, "P3", "adoption.deferred"),
+            st(60_000, "P2", "adoption.offered"),
+            st(63_000, "C1", "child.migrated"),
+        ]
+    );
+    let offered = r.of("P2", "adoption.offered");
+    assert_eq!(
+        offered[1].details["view"],
+        serde_json::json!({"P1": "down", "P2": "self", "P3": "up"})
+    );
+    assert_eq!(r.parent_of("C1").as_deref(), Some("P2"));
+}
+
+#[test]
+fn a_new_connection_drops_the_flips_pending_on_the_old_one() {
+    // C1 is adopted by P2 (23 s). At 30 s one direction between them is cut (a flip is due
+    // at 40 s) and P1 is back: C1 returns to P1 at 33 s. The old connection's flip is
+    // dropped with it: from 33 s nothing is left to do, nothing happens at 40 s.
+    for (from, to) in [("P2", "C1"), ("C1", "P2")] {
+        let mut r = Run::new(TOPO);
+        r.at(10_000, down("P1"))
+            .at(30_000, cut(from, to, true))
+            .at(30_000, up("P1"))
+            .to(35_000);
+        assert_eq!(r.one("C1", "child.migrated").t_ms, 33_000, "{from} → {to}");
+        assert_eq!(r.sim.next_due(), None, "{from} → {to}: nothing pending");
+        let before = r.events.len();
+        r.to(60_000);
+        assert_eq!(r.events.len(), before, "{from} → {to}");
+        assert_eq!(r.parent_of("C1").as_deref(), Some("P1"));
+    }
+}

@@ -615,6 +615,29 @@ set gslb site P1 -backupParentlist P2
     }
 
     #[test]
+    fn a_view_never_flips_at_or_before_the_change() {
+        // A configuration that validation would refuse (timeout shorter than a tick), built
+        // directly: the flip still comes after the cut.
+        let mut cfg = parse_cli(TOPO).unwrap_or_else(|e| panic!("{e}"));
+        cfg.mep_health_interval = crate::clock::SimDuration::from_secs(5);
+        cfg.mep_keepalive_timeout = crate::clock::SimDuration::from_secs(2);
+        let mut e = GslbEngine::new(&cfg, &Rng::new(1));
+        let mut out = Vec::new();
+        e.advance(SimTime(12_000), &mut out);
+        assert!(e
+            .apply(SimTime(12_000), &cut("P1", "P2", false), None, &mut out)
+            .is_ok());
+        assert_eq!(e.next_wakeup(), Some(SimTime(12_001)));
+        e.advance(SimTime(20_000), &mut out);
+        let flips: Vec<(u64, &str)> = out
+            .iter()
+            .filter(|x| x.kind == "mep.link" && x.details.get("change").is_none())
+            .map(|x| (x.t_ms, x.details["a_sees_b"].as_str().unwrap_or("")))
+            .collect();
+        assert_eq!(flips, [(12_001, "down")]);
+    }
+
+    #[test]
     fn a_steady_topology_has_no_pending_work() {
         let mut e = engine("");
         assert_eq!(e.next_wakeup(), None);
