@@ -187,6 +187,13 @@ fn a_lowered_max_nodes_scales_in_the_newest_nodes_at_once() -> Result<(), Scenar
         .and_then(|g| g.zones.into_iter().find(|c| c.zone == "a"))
         .map(|c| c.nodes.into_iter().map(|n| n.id).collect::<Vec<_>>());
     assert_eq!(nodes, Some(vec!["g-a-1".to_owned()]));
+    // The hour's sample counts the scale-in as one decision.
+    let events = sim.advance_to(SimTime::from_mins(60));
+    let sample = of(&events, "autoscale.sample");
+    assert_eq!(sample.len(), 1);
+    assert_eq!(sample[0].details["decisions"], serde_json::json!([1]));
+    assert_eq!(sample[0].details["nodes"]["min"], serde_json::json!([1]));
+    assert_eq!(sample[0].details["nodes"]["max"], serde_json::json!([3]));
     Ok(())
 }
 

@@ -172,11 +172,8 @@ impl GslbEngine {
     /// A site goes down at `t`: its directions stop delivering, it hears nothing.
     pub(crate) fn site_down(&mut self, s: u16, t: u64, out: &mut Vec<Event>) {
         let np = self.np;
-        let hosted = if usize::from(s) < np {
-            self.hosted(s)
-        } else {
-            Vec::new()
-        };
+        // A child hosts nobody: empty for a child.
+        let hosted = self.hosted(s);
         if let Some(site) = self.sites.get_mut(usize::from(s)) {
             site.up = false;
             site.since = t;
@@ -607,6 +604,25 @@ set gslb site P1 -backupParentlist P2
                     f(31_000, "unknown", "up"),
                     f(40_000, "down", "up"),
                 ],
+            ),
+            (
+                "the sender goes down after a cut: still DOWN one timeout after the cut's tick",
+                "",
+                vec![
+                    (10_000, cut("P1", "P2", true)),
+                    (15_500, GslbAction::SiteDown { site: "P1".into() }),
+                ],
+                vec![f(20_000, "unknown", "down")],
+            ),
+            (
+                "cut again while the restore is pending: nobody sees it UP",
+                "",
+                vec![
+                    (10_000, cut("P1", "P2", false)),
+                    (25_400, restore("P1", "P2", false)),
+                    (25_700, cut("P1", "P2", false)),
+                ],
+                vec![f(20_000, "down", "down")],
             ),
         ];
         for (name, extra, actions, want) in cases {
