@@ -186,14 +186,12 @@ impl AppIndex {
     pub(crate) fn survey(&self, admits: impl Fn(usize) -> bool) -> Survey {
         let mut top = self.tree.smallest(5);
         let mut ip_range = 0;
-        let mut restricted_ok = 0;
         for &p in &self.restricted {
             let p = p as usize;
             if self.status[p] != Status::Candidate {
                 continue;
             }
             if admits(p) {
-                restricted_ok += 1;
                 top.push((p, self.keys[p]));
             } else {
                 ip_range += 1;
@@ -201,11 +199,10 @@ impl AppIndex {
         }
         top.sort_unstable_by_key(|(_, k)| *k);
         top.truncate(5);
-        let restricted_candidates = restricted_ok + ip_range;
         Survey {
             top,
-            considered: self.counts[Status::Candidate as usize] - restricted_candidates
-                + restricted_ok,
+            // Every candidate but those the client's address keeps out.
+            considered: self.counts[Status::Candidate as usize] - ip_range,
             down: self.counts[Status::Down as usize],
             no_collector: self.counts[Status::NoCollector as usize],
             full: self.counts[Status::Full as usize],
