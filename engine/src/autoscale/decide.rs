@@ -509,6 +509,293 @@ mod tests {
         );
     }
 
+    /// Limits with the given thresholds (min 1, max 3 nodes, watch 2, cooldown 2, drain 2,
+    /// DNS TTL 90 s: a TTL wait of 2 minutes).
+    fn limits(thresholds: Vec<ThresholdConfig>, dns: bool) -> Limits {
+        Limits::new(
+            &GroupParams {
+                min_nodes: 1,
+                max_nodes: 3,
+                watch_time_min: 2,
+                cooldown_min: 2,
+                drain_timeout_min: 2,
+                ttl_s: 90,
+                thresholds,
+            },
+            dns,
+        )
+    }
+
+    fn thr(parameter: Metric, min: f64, max: f64) -> ThresholdConfig {
+        ThresholdConfig {
+            parameter,
+            min,
+            max,
+        }
+    }
+
+    /// The outcome of one evaluated minute of a fresh core of `nodes` nodes.
+    fn first_minute(nodes: u32, demand: f64, lim: &Limits) -> Outcome {
+        Core::new(nodes).step(1, demand, true, lim, &MODEL).outcome
+    }
+
+    #[test]
+    fn a_parameter_exactly_at_a_limit_is_inside() {
+        // Memory 40/85; base 1 node: the utilisation of n nodes is demand / n.
+        let lim = seed_limits(false);
+        let cases = [
+            (
+                "exactly at the maximum: not above",
+                1,
+                85.0,
+                Outcome::Inside,
+            ),
+            ("just above the maximum", 1, 85.5, Outcome::AboveMax(1)),
+            (
+                "exactly at the minimum: not below",
+                2,
+                80.0,
+                Outcome::Inside,
+            ),
+            ("just below the minimum", 2, 79.0, Outcome::BelowMin(1)),
+            ("between the limits", 1, 60.0, Outcome::Inside),
+        ];
+        for (name, nodes, demand, want) in cases {
+            assert_eq!(first_minute(nodes, demand, &lim), want, "{name}");
+        }
+        // Held for the watch time at exactly a limit: never a decision.
+        for (nodes, demand) in [(1, 85.0), (2, 80.0)] {
+            let mut core = Core::new(nodes);
+            for m in 1..=10 {
+                let r = core.step(m, demand, true, &lim, &MODEL);
+                assert_eq!(r.outcome, Outcome::Inside, "minute {m}, {nodes} nodes");
+            }
+            assert_eq!(core.in_service, nodes);
+        }
+    }
+
+    #[test]
+    fn any_parameter_above_scales_out_every_one_below_scales_in() {
+        // cpu 40/85 and throughput 100/400 Mbps (500 Mbps a node at 100 %: 20 % .. 80 %).
+        let lim = limits(
+            vec![
+                thr(Metric::Cpu, 40.0, 85.0),
+                thr(Metric::Throughput, 100.0, 400.0),
+            ],
+            false,
+        );
+        let cases = [
+            (
+                "only throughput above (82 % = 410 Mbps)",
+                1,
+                82.0,
+                Outcome::AboveMax(1),
+            ),
+            ("both above", 1, 90.0, Outcome::AboveMax(1)),
+            (
+                "cpu below, throughput inside (30 % = 150 Mbps)",
+                1,
+                30.0,
+                Outcome::Inside,
+            ),
+            ("both below (10 % = 50 Mbps)", 2, 20.0, Outcome::BelowMin(1)),
+            (
+                "throughput exactly at its minimum (20 %)",
+                1,
+                20.0,
+                Outcome::Inside,
+            ),
+            (
+                "throughput exactly at its maximum (80 %)",
+                1,
+                80.0,
+                Outcome::Inside,
+            ),
+        ];
+        for (name, nodes, demand, want) in cases {
+            assert_eq!(first_minute(nodes, demand, &lim), want, "{name}");
+        }
+        // The statistics, in threshold order.
+        let r = Core::new(2).step(1, 50.0, true, &lim, &MODEL);
+        assert_eq!(r.values, [25.0, 125.0, 0.0]);
+        assert_eq!(r.n_eval, 2);
+    }
+
+    #[test]
+    fn the_condition_counts_not_the_parameter() {
+        // cpu above at minute 1, throughput above at minute 2 (and cpu inside): a streak of
+        // 2, the watch time: scale-out.
+        let lim = limits(
+            vec![
+                thr(Metric::Cpu, 10.0, 85.0),
+                thr(Metric::Throughput, 10.0, 400.0),
+            ],
+            false,
+        );
+        let mut core = Core::new(1);
+        let a = core.step(1, 90.0, true, &lim, &MODEL);
+        assert_eq!(a.outcome, Outcome::AboveMax(1));
+        let b = core.step(2, 84.0, true, &lim, &MODEL);
+        assert_eq!((b.outcome, b.streak), (Outcome::ScaleOut(1), 2));
+    }
+
+    #[test]
+    fn a_due_scale_out_at_max_nodes_is_at_limit_and_the_streak_restarts() {
+        let lim = limits(vec![thr(Metric::Cpu, 40.0, 85.0)], false);
+        let mut core = Core::new(3);
+        let got: Vec<(Outcome, u32)> = (1..=5)
+            .map(|m| {
+                let r = core.step(m, 300.0, true, &lim, &MODEL);
+                (r.outcome, r.streak)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (Outcome::AboveMax(1), 0),
+                (Outcome::AtLimit(Direction::Out), 2),
+                (Outcome::AboveMax(1), 0),
+                (Outcome::AtLimit(Direction::Out), 2),
+                (Outcome::AboveMax(1), 0),
+            ]
+        );
+        assert_eq!((core.in_service, core.phase), (3, Phase::Evaluating));
+        // One node below the maximum: it scales out to the maximum, no further.
+        let mut core = Core::new(2);
+        core.step(1, 300.0, true, &lim, &MODEL);
+        let r = core.step(2, 300.0, true, &lim, &MODEL);
+        assert_eq!(
+            (r.outcome, r.trigger),
+            (Outcome::ScaleOut(1), Trigger::Threshold)
+        );
+        assert_eq!(core.in_service, 3);
+        assert_eq!(core.phase, Phase::Cooldown { until: 4 });
+    }
+
+    #[test]
+    fn a_scale_in_goes_down_to_min_nodes_and_no_further() {
+        let lim = limits(vec![thr(Metric::Cpu, 40.0, 85.0)], false);
+        let mut core = Core::new(2);
+        assert_eq!(
+            core.step(1, 10.0, true, &lim, &MODEL).outcome,
+            Outcome::BelowMin(1)
+        );
+        let r = core.step(2, 10.0, true, &lim, &MODEL);
+        assert_eq!((r.outcome, r.streak), (Outcome::ScaleIn(1), 2));
+        assert_eq!(core.in_service, 1);
+        assert_eq!(core.phase, Phase::Draining { until: 4, ttl: 0 });
+        // Drain 3..=4, deprovisioning at 5, evaluating from 6: at min_nodes now.
+        for m in 3..=5 {
+            core.step(m, 10.0, true, &lim, &MODEL);
+        }
+        assert_eq!(
+            core.step(6, 10.0, true, &lim, &MODEL).outcome,
+            Outcome::BelowMin(1)
+        );
+        let r = core.step(7, 10.0, true, &lim, &MODEL);
+        assert_eq!((r.outcome, r.streak), (Outcome::AtLimit(Direction::In), 2));
+        assert_eq!(core.in_service, 1);
+    }
+
+    #[test]
+    fn phases_report_the_ttl_wait_and_the_deprovisioning_minute() {
+        // DNS, TTL 90 s = 2 minutes. Scale-in at 2; drain 3..=4; TTL wait 5..=6;
+        // deprovisioning at 7; evaluating at 8.
+        let lim = limits(vec![thr(Metric::Cpu, 40.0, 85.0)], true);
+        assert_eq!(lim.ttl_wait, 2);
+        let mut core = Core::new(2);
+        let got: Vec<(u64, Outcome, bool, bool)> = (1..=8)
+            .map(|m| {
+                let r = core.step(m, 10.0, true, &lim, &MODEL);
+                (m, r.outcome, r.ttl_started, r.deprovisioned)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (1, Outcome::BelowMin(1), false, false),
+                (2, Outcome::ScaleIn(1), false, false),
+                (3, Outcome::Skipped(Skip::Drain), false, false),
+                (4, Outcome::Skipped(Skip::Drain), false, false),
+                (5, Outcome::Skipped(Skip::Ttl), true, false),
+                (6, Outcome::Skipped(Skip::Ttl), false, false),
+                (7, Outcome::Skipped(Skip::InProgress), false, true),
+                (8, Outcome::BelowMin(1), false, false),
+            ]
+        );
+        // NLB: no TTL wait; deprovisioning right after the drain.
+        let lim = limits(vec![thr(Metric::Cpu, 40.0, 85.0)], false);
+        let mut core = Core::new(2);
+        let flags: Vec<(bool, bool)> = (1..=6)
+            .map(|m| {
+                let r = core.step(m, 10.0, true, &lim, &MODEL);
+                (r.ttl_started, r.deprovisioned)
+            })
+            .collect();
+        assert_eq!(flags[4], (false, true), "deprovisioned at 5");
+        assert!(flags.iter().filter(|f| f.0 || f.1).count() == 1);
+    }
+
+    #[test]
+    fn a_cooldown_skips_its_minutes_then_evaluates_again() {
+        let lim = limits(vec![thr(Metric::Cpu, 40.0, 85.0)], false);
+        let mut core = Core::new(1);
+        let got: Vec<Outcome> = (1..=6)
+            .map(|m| core.step(m, 95.0, true, &lim, &MODEL).outcome)
+            .collect();
+        // 95 % on 1 node, 47.5 % on 2 after the scale-out at 2.
+        assert_eq!(
+            got,
+            vec![
+                Outcome::AboveMax(1),
+                Outcome::ScaleOut(1),
+                Outcome::Skipped(Skip::Cooldown),
+                Outcome::Skipped(Skip::Cooldown),
+                Outcome::Inside,
+                Outcome::Inside,
+            ]
+        );
+        assert_eq!(core.in_service, 2);
+    }
+
+    #[test]
+    fn a_skipped_minute_resets_the_streak() {
+        // Above at 1 (streak 1); 2..=4 skipped by a cooldown set from outside; the streak
+        // starts again at 5.
+        let lim = seed_limits(false);
+        let mut core = Core::new(1);
+        core.step(1, 90.0, true, &lim, &MODEL);
+        core.phase = Phase::Cooldown { until: 4 };
+        for m in 2..=4 {
+            core.step(m, 90.0, true, &lim, &MODEL);
+        }
+        assert_eq!(core.streak, 0);
+        assert_eq!(
+            core.step(5, 90.0, true, &lim, &MODEL).outcome,
+            Outcome::AboveMax(1)
+        );
+        // Not deployed resets it too.
+        core.step(6, 90.0, false, &lim, &MODEL);
+        assert_eq!(
+            core.step(7, 90.0, true, &lim, &MODEL).outcome,
+            Outcome::AboveMax(1)
+        );
+    }
+
+    #[test]
+    fn names_of_skips_directions_and_triggers() {
+        let skips = [Skip::Cooldown, Skip::Drain, Skip::Ttl, Skip::InProgress].map(Skip::as_str);
+        assert_eq!(skips, ["cooldown", "drain", "ttl", "in_progress"]);
+        assert_eq!(
+            [Direction::Out, Direction::In].map(Direction::as_str),
+            ["scale_out", "scale_in"]
+        );
+        assert_eq!(
+            [Trigger::Threshold, Trigger::MinNodes, Trigger::MaxNodes].map(Trigger::as_str),
+            ["threshold", "min_nodes", "max_nodes"]
+        );
+    }
+
     #[test]
     fn not_deployed_is_idle_with_zero_metrics() {
         let lim = seed_limits(true);

@@ -172,11 +172,8 @@ impl GslbEngine {
     /// A site goes down at `t`: its directions stop delivering, it hears nothing.
     pub(crate) fn site_down(&mut self, s: u16, t: u64, out: &mut Vec<Event>) {
         let np = self.np;
-        let hosted = if usize::from(s) < np {
-            self.hosted(s)
-        } else {
-            Vec::new()
-        };
+        // A child hosts nobody: empty for a child.
+        let hosted = self.hosted(s);
         if let Some(site) = self.sites.get_mut(usize::from(s)) {
             site.up = false;
             site.since = t;
@@ -608,10 +605,52 @@ set gslb site P1 -backupParentlist P2
                     f(40_000, "down", "up"),
                 ],
             ),
+            (
+                "the sender goes down after a cut: still DOWN one timeout after the cut's tick",
+                "",
+                vec![
+                    (10_000, cut("P1", "P2", true)),
+                    (15_500, GslbAction::SiteDown { site: "P1".into() }),
+                ],
+                vec![f(20_000, "unknown", "down")],
+            ),
+            (
+                "cut again while the restore is pending: nobody sees it UP",
+                "",
+                vec![
+                    (10_000, cut("P1", "P2", false)),
+                    (25_400, restore("P1", "P2", false)),
+                    (25_700, cut("P1", "P2", false)),
+                ],
+                vec![f(20_000, "down", "down")],
+            ),
         ];
         for (name, extra, actions, want) in cases {
             assert_eq!(flips(extra, &actions, 120_000), want, "{name}");
         }
+    }
+
+    #[test]
+    fn a_view_never_flips_at_or_before_the_change() {
+        // A configuration that validation would refuse (timeout shorter than a tick), built
+        // directly: the flip still comes after the cut.
+        let mut cfg = parse_cli(TOPO).unwrap_or_else(|e| panic!("{e}"));
+        cfg.mep_health_interval = crate::clock::SimDuration::from_secs(5);
+        cfg.mep_keepalive_timeout = crate::clock::SimDuration::from_secs(2);
+        let mut e = GslbEngine::new(&cfg, &Rng::new(1));
+        let mut out = Vec::new();
+        e.advance(SimTime(12_000), &mut out);
+        assert!(e
+            .apply(SimTime(12_000), &cut("P1", "P2", false), None, &mut out)
+            .is_ok());
+        assert_eq!(e.next_wakeup(), Some(SimTime(12_001)));
+        e.advance(SimTime(20_000), &mut out);
+        let flips: Vec<(u64, &str)> = out
+            .iter()
+            .filter(|x| x.kind == "mep.link" && x.details.get("change").is_none())
+            .map(|x| (x.t_ms, x.details["a_sees_b"].as_str().unwrap_or("")))
+            .collect();
+        assert_eq!(flips, [(12_001, "down")]);
     }
 
     #[test]

@@ -186,14 +186,12 @@ impl AppIndex {
     pub(crate) fn survey(&self, admits: impl Fn(usize) -> bool) -> Survey {
         let mut top = self.tree.smallest(5);
         let mut ip_range = 0;
-        let mut restricted_ok = 0;
         for &p in &self.restricted {
             let p = p as usize;
             if self.status[p] != Status::Candidate {
                 continue;
             }
             if admits(p) {
-                restricted_ok += 1;
                 top.push((p, self.keys[p]));
             } else {
                 ip_range += 1;
@@ -201,11 +199,10 @@ impl AppIndex {
         }
         top.sort_unstable_by_key(|(_, k)| *k);
         top.truncate(5);
-        let restricted_candidates = restricted_ok + ip_range;
         Survey {
             top,
-            considered: self.counts[Status::Candidate as usize] - restricted_candidates
-                + restricted_ok,
+            // Every candidate but those the client's address keeps out.
+            considered: self.counts[Status::Candidate as usize] - ip_range,
             down: self.counts[Status::Down as usize],
             no_collector: self.counts[Status::NoCollector as usize],
             full: self.counts[Status::Full as usize],
@@ -230,6 +227,142 @@ mod tests {
         assert_eq!(s, [4, 1, 3]);
         t.set(4, INF);
         assert_eq!(t.min(), (1, key(20, 2)));
+    }
+
+    /// A small deterministic sequence (no RNG crate needed): xorshift.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn keys_order_by_load_then_host_id() {
+        assert_eq!(key(0x64, 7), 0x0000_0064_0000_0007);
+        assert_eq!(key_load(key(10_000, u32::MAX)), 10_000);
+        assert_eq!(key_load(key(1, 0)), 1);
+        assert!(key(100, 9) < key(101, 1), "the lower load first");
+        assert!(key(100, 1) < key(100, 2), "ties to the lower host id");
+    }
+
+    #[test]
+    fn the_tree_agrees_with_a_sort_under_updates() {
+        // Sizes around powers of two; every update (new key, back to INF, unchanged) is
+        // followed by a comparison with the naive answer.
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        for n in 1..=9usize {
+            let mut tree = MinTree::new(n);
+            let mut naive = vec![INF; n];
+            for _ in 0..60 {
+                let i = (next(&mut state) % n as u64) as usize;
+                let v = match next(&mut state) % 4 {
+                    0 => INF,
+                    1 => naive[i],
+                    _ => key((next(&mut state) % 50) as u32, i as u32 + 1),
+                };
+                tree.set(i, v);
+                naive[i] = v;
+                let mut sorted: Vec<(usize, u64)> = naive
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .filter(|(_, v)| *v != INF)
+                    .collect();
+                sorted.sort_by_key(|(i, v)| (*v, *i));
+                let want_min = sorted.first().copied().unwrap_or((usize::MAX, INF));
+                assert_eq!(tree.min(), want_min, "n = {n}, {naive:?}");
+                for k in [0, 1, 2, 5, n + 1] {
+                    let want: Vec<(usize, u64)> = sorted.iter().copied().take(k).collect();
+                    assert_eq!(tree.smallest(k), want, "n = {n}, k = {k}, {naive:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_minimum_at_either_end_and_a_leaf_beyond_the_tree() {
+        let mut t = MinTree::new(4);
+        t.set(0, key(1, 1));
+        t.set(3, key(2, 4));
+        assert_eq!(t.min(), (0, key(1, 1)));
+        t.set(0, INF);
+        assert_eq!(t.min(), (3, key(2, 4)));
+        // A position beyond the tree changes nothing.
+        t.set(4, key(0, 9));
+        t.set(1_000, key(0, 9));
+        assert_eq!(t.min(), (3, key(2, 4)));
+        assert_eq!(t.smallest(9), vec![(3, key(2, 4))]);
+        let one = MinTree::new(0);
+        assert_eq!(one.min(), (usize::MAX, INF));
+        assert!(one.smallest(3).is_empty());
+    }
+
+    #[test]
+    fn survey_counts_every_exclusion_and_lists_the_lowest() {
+        // Positions 0..=7; 1, 4, 6 and 7 are IP-restricted.
+        let restricted = vec![false, true, false, false, true, false, true, true];
+        let mut a = AppIndex::new((0..8).collect(), restricted);
+        assert_eq!(a.counts, [0, 8, 0, 0]);
+        a.set(0, Status::Candidate, key(300, 1));
+        a.set(1, Status::Candidate, key(100, 2)); // restricted, admitted below
+        a.set(2, Status::Candidate, key(200, 3));
+        a.set(3, Status::Full, key(10_000, 4));
+        a.set(4, Status::Candidate, key(50, 5)); // restricted, refused below
+        a.set(5, Status::NoCollector, key(0, 6));
+        a.set(6, Status::Down, key(0, 7)); // restricted, not a candidate
+        a.set(7, Status::Candidate, key(400, 8)); // restricted, admitted below
+        assert_eq!(a.counts, [5, 1, 1, 1]);
+        let admits = |p: usize| p != 4;
+        let s = a.survey(admits);
+        assert_eq!(
+            s,
+            Survey {
+                top: vec![
+                    (1, key(100, 2)),
+                    (2, key(200, 3)),
+                    (0, key(300, 1)),
+                    (7, key(400, 8))
+                ],
+                considered: 4,
+                down: 1,
+                no_collector: 1,
+                full: 1,
+                ip_range: 1,
+            }
+        );
+        assert_eq!(a.choose(admits), Some((1, key(100, 2))));
+        assert_eq!(a.choose(|_| true), Some((4, key(50, 5))));
+        assert_eq!(a.choose(|_| false), Some((2, key(200, 3))));
+        // A candidate that turns full leaves the tree; one that comes back returns.
+        a.set(2, Status::Full, key(10_000, 3));
+        assert_eq!(a.counts, [4, 1, 1, 2]);
+        assert_eq!(a.choose(|_| false), Some((0, key(300, 1))));
+        a.set(0, Status::Down, INF);
+        assert_eq!(a.choose(|_| false), None);
+        let s = a.survey(|_| false);
+        assert_eq!((s.considered, s.ip_range, s.down, s.full), (0, 3, 2, 2));
+        assert!(s.top.is_empty());
+        a.set(2, Status::Candidate, key(150, 3));
+        assert_eq!(a.choose(|_| false), Some((2, key(150, 3))));
+        // Beyond the index: ignored.
+        a.set(8, Status::Candidate, key(1, 99));
+        assert_eq!(a.counts, [4, 2, 1, 1]);
+    }
+
+    #[test]
+    fn survey_keeps_the_five_lowest() {
+        let mut a = AppIndex::new(
+            (0..7).collect(),
+            vec![false, false, false, true, false, false, true],
+        );
+        for p in 0..7u32 {
+            a.set(p as usize, Status::Candidate, key(100 * (7 - p), p + 1));
+        }
+        let s = a.survey(|_| true);
+        let order: Vec<usize> = s.top.iter().map(|(p, _)| *p).collect();
+        assert_eq!(order, [6, 5, 4, 3, 2]);
+        assert_eq!((s.considered, s.ip_range), (7, 0));
     }
 
     #[test]
