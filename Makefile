@@ -11,7 +11,10 @@ run: build
 	./target/release/switchyard serve
 
 ## Every test: the crates' tests, then the browser suite against a fresh release server.
-test: tools-browser cargo-test build e2e
+## The server binary the browser suite runs is the one `cargo-test` builds for the server's
+## integration tests (target/release/switchyard): building it again with `cargo build` would
+## compile the app and the server a second time (dev-dependencies change the feature set).
+test: tools-browser cargo-test site e2e
 
 build: tools site
 	cargo build --release -p server
