@@ -50,22 +50,6 @@ fn demo() -> Result<Simulation, ScenarioError> {
     Ok(Simulation::new(&s, s.seed()))
 }
 
-fn seed_params() -> GroupParams {
-    GroupParams {
-        min_nodes: 1,
-        max_nodes: 4,
-        watch_time_min: 3,
-        cooldown_min: 10,
-        drain_timeout_min: 10,
-        ttl_s: 60,
-        thresholds: vec![ThresholdConfig {
-            parameter: Metric::Memory,
-            min: 40.0,
-            max: 85.0,
-        }],
-    }
-}
-
 fn kinds(events: &[Event]) -> Vec<&str> {
     events.iter().map(|e| e.kind.as_str()).collect()
 }
@@ -75,7 +59,7 @@ fn group_settings_validation_table() -> Result<(), ScenarioError> {
     let mut sim = demo()?;
     sim.advance_to(SimTime::from_mins(30));
     let with = |f: &dyn Fn(&mut GroupParams)| {
-        let mut p = seed_params();
+        let mut p = GroupParams::seed_example();
         f(&mut p);
         p
     };
@@ -156,12 +140,12 @@ fn group_settings_validation_table() -> Result<(), ScenarioError> {
         ),
         (
             "nope",
-            seed_params(),
+            GroupParams::seed_example(),
             "unknown autoscale group \"nope\" (known: asg_arn, asg_web)",
         ),
         (
             "asg_arn",
-            seed_params(),
+            GroupParams::seed_example(),
             "the settings of group \"asg_arn\" are unchanged",
         ),
     ];
@@ -285,13 +269,16 @@ fn other_action_validation_table() -> Result<(), ScenarioError> {
             .as_deref(),
         Some("the application of group \"asg_arn\" is not deployed")
     );
-    let err = sim.autoscale().what_if("asg_arn", &seed_params(), 0);
+    let err = sim
+        .autoscale()
+        .what_if("asg_arn", &GroupParams::seed_example(), 0);
     assert_eq!(
         err.map_err(|e| e.to_string()).err().as_deref(),
         Some("hours: must be between 1 and 168 (the history kept); got 0")
     );
     assert!(matches!(
-        sim.autoscale().what_if("x", &seed_params(), 1),
+        sim.autoscale()
+            .what_if("x", &GroupParams::seed_example(), 1),
         Err(ActionError::Unknown { field: "group", .. })
     ));
     Ok(())
@@ -713,13 +700,15 @@ fn what_if_replays_recorded_demand() -> Result<(), ScenarioError> {
     // The seed group: the what-if of the first 33 minutes from the start state.
     let mut seed = demo()?;
     seed.advance_to(SimTime::from_mins(33));
-    let w = seed.autoscale().what_if("asg_arn", &seed_params(), 1);
+    let w = seed
+        .autoscale()
+        .what_if("asg_arn", &GroupParams::seed_example(), 1);
     let Ok(w) = w else {
         panic!("what-if");
     };
     assert_eq!((w.from_minute, w.to_minute), (1, 33));
     assert_eq!(w.zones[0].edited, w.zones[0].real);
-    let mut lazy = seed_params();
+    let mut lazy = GroupParams::seed_example();
     lazy.watch_time_min = 5;
     let w = seed.autoscale().what_if("asg_arn", &lazy, 1);
     let outcomes: Vec<MinuteOutcome> = w

@@ -388,20 +388,7 @@ mod tests {
     use crate::autoscale::config::ThresholdConfig;
 
     fn seed_limits(dns: bool) -> Limits {
-        let p = GroupParams {
-            min_nodes: 1,
-            max_nodes: 4,
-            watch_time_min: 3,
-            cooldown_min: 10,
-            drain_timeout_min: 10,
-            ttl_s: 60,
-            thresholds: vec![ThresholdConfig {
-                parameter: Metric::Memory,
-                min: 40.0,
-                max: 85.0,
-            }],
-        };
-        Limits::new(&p, dns)
+        Limits::new(&GroupParams::seed_example(), dns)
     }
 
     const MODEL: MetricModel = MetricModel {

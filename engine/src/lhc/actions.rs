@@ -487,41 +487,7 @@ impl Apply for LhcEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lhc::config::Connector;
-    use crate::lhc::config::{ResourceLocation, VdaKind, VdaPool};
-
-    fn config() -> LhcConfig {
-        let pool = |prefix: &str, count: u32| VdaPool {
-            prefix: prefix.into(),
-            count,
-            kind: VdaKind::MultiSession,
-            delivery_group: "dg".into(),
-            resources: vec!["Word".into()],
-            max_sessions: None,
-            initial_load: 0,
-        };
-        let connector = |fqdn: &str| Connector {
-            fqdn: fqdn.into(),
-            storefront_configured: true,
-        };
-        LhcConfig {
-            resource_locations: vec![
-                ResourceLocation {
-                    id: "a".into(),
-                    name: "A".into(),
-                    connectors: vec![connector("CC1.a.com"), connector("cc2.a.com")],
-                    vda_pools: vec![pool("A", 2000), pool("A1", 5)],
-                },
-                ResourceLocation {
-                    id: "b".into(),
-                    name: "B".into(),
-                    connectors: vec![connector("cc1.b.com")],
-                    vda_pools: Vec::new(),
-                },
-            ],
-            ..LhcConfig::default()
-        }
-    }
+    use crate::lhc::config::tests::config;
 
     #[test]
     fn checks_names_against_the_configuration() {

@@ -480,10 +480,12 @@ impl LhcConfig {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn config() -> LhcConfig {
+    /// Two resource locations: `a` (connectors CC1.a.com and cc2.a.com; pools A001..A2000
+    /// and A1001..A1005 publishing Word) and `b` (one connector, no VDA).
+    pub(crate) fn config() -> LhcConfig {
         let pool = |prefix: &str, count: u32| VdaPool {
             prefix: prefix.into(),
             count,

@@ -2,10 +2,8 @@
 //! server-side validation naming the field with nothing changed, the operator actions and
 //! the what-if replay.
 
-
-
-use axum::http::StatusCode;
 use crate::common::{app_with, body_text, TestApp};
+use axum::http::StatusCode;
 use engine::autoscale::config::GroupParams;
 
 const SCENARIO: &str = r#"

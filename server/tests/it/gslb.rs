@@ -3,9 +3,8 @@
 
 #![allow(missing_docs)]
 
-
-use axum::http::StatusCode;
 use crate::common::{app_with, body_text, TestApp};
+use axum::http::StatusCode;
 
 const DEMO: &str = include_str!("../../../scenarios/demo.toml");
 

@@ -1,10 +1,8 @@
 //! Router tests with `oneshot` on a temp SQLite file: sign-in, the gate, roles, audit, export,
 //! health and metrics.
 
-
-
-use axum::http::{header, StatusCode};
 use crate::common::{app, body_text, set_cookie};
+use axum::http::{header, StatusCode};
 use engine::Speed;
 
 #[tokio::test]
