@@ -344,3 +344,81 @@ fn a_reboot_while_starting_restarts_the_power_cycle() {
     let up = of_kind(&events, "server.up");
     assert_eq!(up.iter().map(|e| e.t_ms).collect::<Vec<_>>(), [340_000]);
 }
+
+#[test]
+fn a_completed_logon_is_followed_once_then_the_threshold_applies_again() {
+    let mut sim = cpu_farm("", "");
+    sim.advance_to(at_secs(1));
+    // A is busy: the launch goes to B, whose logon runs from 30 s to 60 s (a tick).
+    spike(&mut sim, "A", SpikeCounter::Cpu, 50, 3600);
+    sim.advance_to(at_secs(30));
+    let e = act(&mut sim, launch("alice", "Word", None));
+    assert_eq!(of_kind(&e, "session.placed")[0].subject, "B");
+    sim.advance_to(at_secs(60));
+    assert_eq!(server(&sim, "B").logons_in_progress, 0);
+    assert_eq!(loads(&sim, "B"), (0, Some(0)));
+    // A small change after the logon completed waits for the collector's request.
+    sim.advance_to(at_secs(70));
+    spike(&mut sim, "B", SpikeCounter::Cpu, 3, 3600);
+    sim.advance_to(at_secs(120));
+    assert_eq!(loads(&sim, "B"), (300, Some(0)));
+}
+
+#[test]
+fn sessions_ended_lists_only_servers_with_logoffs_or_disconnections() {
+    // A quiet farm: nothing ends, no event.
+    let mut quiet = sim("", "");
+    let events = quiet.advance_to(at_secs(1800));
+    assert!(of_kind(&events, "sessions.ended").is_empty());
+    assert!(of_kind(&events, "load.pushed").is_empty());
+    let storm = |sim: &mut Simulation| {
+        sim.advance_to(at_secs(5));
+        act(
+            sim,
+            LmsAction::LogonStorm {
+                users: 30,
+                over: SimDuration::from_mins(1),
+                app: None,
+            },
+        )
+    };
+    // Logoffs only.
+    let mut logoffs = sim(
+        "[lms.workload]\nsession_duration = \"2m\"\ndisconnect_share = 0\n",
+        "",
+    );
+    let mut events = storm(&mut logoffs);
+    events.extend(logoffs.advance_to(at_secs(1800)));
+    let entries: Vec<serde_json::Value> = of_kind(&events, "sessions.ended")
+        .iter()
+        .flat_map(|e| {
+            e.details["servers"]
+                .as_object()
+                .map(|m| m.values().cloned().collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert!(!entries.is_empty());
+    assert!(entries
+        .iter()
+        .all(|e| e["disconnected"] == 0 && e["count"].as_u64().is_some_and(|n| n > 0)));
+    let ended: u64 = entries.iter().filter_map(|e| e["count"].as_u64()).sum();
+    let placed = of_kind(&events, "session.placed").len() as u64;
+    let farm = logoffs.lms().farm();
+    let open = u64::from(farm.sessions_connected + farm.sessions_disconnected);
+    assert_eq!(ended, placed - open);
+    // Disconnections only (long sessions, long absences).
+    let mut disconnects = sim(
+        "[lms.workload]\nsession_duration = \"10h\"\ndisconnect_share = 100\ndisconnected_for = \"10h\"\n",
+        "",
+    );
+    storm(&mut disconnects);
+    let events = disconnects.advance_to(at_secs(3600));
+    let ended = of_kind(&events, "sessions.ended");
+    assert!(!ended.is_empty());
+    assert!(ended
+        .iter()
+        .all(|e| e.details["servers"].as_object().is_some_and(|m| m
+            .values()
+            .all(|s| s["count"] == 0 && s["disconnected"].as_u64().is_some_and(|n| n > 0)))));
+}
