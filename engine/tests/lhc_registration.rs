@@ -384,3 +384,39 @@ fn a_restarting_broker_drops_its_registrations_and_rejects_nothing_while_down() 
     );
     Ok(())
 }
+
+#[test]
+fn an_estate_at_rest_moves_nothing_and_schedules_no_heartbeat() -> TestResult {
+    let mut sim = sim_of(true, false)?;
+    // Something happens in Paris that does not change where its VDAs go.
+    sim.advance_to(secs(10));
+    act(&mut sim, fail(CC03, Some(Component::Css)));
+    // (Its health check runs at the next 10 s grid instant.)
+    sim.advance_to(secs(20));
+    let paris = rl(&sim, PARIS);
+    assert_eq!((paris.next_broker.as_str(), paris.on_cloud), ("cloud", 100));
+    assert_eq!(paris.reregistering, 0);
+    assert_eq!(sim.next_due(), None, "no VDA heartbeat to schedule");
+    // Tokyo loses its VDAs; once they are all unregistered, a change that does not move
+    // them leaves nothing to do either.
+    act(&mut sim, link("tokyo", None, false));
+    sim.advance_to(secs(400));
+    assert_eq!(rl(&sim, "tokyo").unregistered, 40);
+    assert_eq!(sim.next_due(), None);
+    act(
+        &mut sim,
+        fail("cc01.tokyo.example.com", Some(Component::Css)),
+    );
+    sim.advance_to(secs(410));
+    let tokyo = rl(&sim, "tokyo");
+    assert_eq!(
+        (
+            tokyo.next_broker.as_str(),
+            tokyo.unregistered,
+            tokyo.reregistering
+        ),
+        ("unregistered", 40, 0)
+    );
+    assert_eq!(sim.next_due(), None);
+    Ok(())
+}
