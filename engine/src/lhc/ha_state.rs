@@ -367,6 +367,67 @@ mod tests {
         );
     }
 
+    /// A timer is exactly when the answer of `next_state` changes with time alone: for every
+    /// state and every combination of inputs, `timer` gives `Some(d)` iff the answer just
+    /// before `d` differs from the answer at `d`, and the answer never changes otherwise.
+    #[test]
+    fn timers_are_exactly_the_instants_where_time_alone_changes_the_answer() {
+        let ms = SimDuration::from_millis;
+        let probes = [
+            SimDuration::ZERO,
+            ms(D.pending_ha.as_millis() - 1),
+            D.pending_ha,
+            ms(D.pending_recovery.as_millis() - 1),
+            D.pending_recovery,
+            ms(D.ha_initial.as_millis() - 1),
+            D.ha_initial,
+            SimDuration::from_secs(86_400),
+        ];
+        for state in HaState::ALL {
+            for bits in 0..8u8 {
+                let at = |in_state| HealthInputs {
+                    checks_pass: bits & 1 != 0,
+                    forced: bits & 2 != 0,
+                    rl_cloud_ok: bits & 4 != 0,
+                    in_state,
+                };
+                let answer = |t| next_state(state, &at(t), &D);
+                let case = format!("{state:?} {:?}", at(SimDuration::ZERO));
+                match timer(state, &at(SimDuration::ZERO), &D) {
+                    Some(d) => {
+                        assert_ne!(answer(ms(d.as_millis() - 1)), answer(d), "{case}");
+                        assert_eq!(answer(d), answer(SimDuration::from_secs(86_400)), "{case}");
+                    }
+                    None => {
+                        for t in probes {
+                            assert_eq!(answer(t), answer(SimDuration::ZERO), "{case} at {t}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn states_have_their_product_names() {
+        let names: Vec<(&str, String)> = HaState::ALL
+            .iter()
+            .map(|s| (s.as_str(), s.to_string()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("working_normally", "Working Normally".to_owned()),
+                ("pending_ha", "Pending HA".to_owned()),
+                ("ha_initial", "HA Initial".to_owned()),
+                ("extended_ha", "Extended HA".to_owned()),
+                ("pending_recovery", "Pending Recovery".to_owned()),
+            ]
+        );
+        let modes: Vec<bool> = HaState::ALL.iter().map(|s| s.is_ha_mode()).collect();
+        assert_eq!(modes, [false, false, true, true, true]);
+    }
+
     #[test]
     fn aggregation_takes_the_least_severe_state() {
         assert_eq!(aggregate([]), None);

@@ -485,6 +485,97 @@ mod tests {
         assert!(default_evaluator().admits(0));
     }
 
+    /// An evaluator with only a Scheduling rule over `windows` (`"mon 08:00-18:00"`, ...).
+    fn schedule(windows: &[&str]) -> Evaluator {
+        use crate::lms::config::rules::ScheduleWindow;
+        let windows = windows
+            .iter()
+            .map(|w| {
+                w.parse::<ScheduleWindow>()
+                    .unwrap_or_else(|e| panic!("{e}"))
+            })
+            .collect();
+        let rules = [Rule::Scheduling { windows }];
+        Evaluator::compile("s", &rules, &ThrottleTable::default(), |_| None)
+    }
+
+    /// Checks the Scheduling rule's load and the index at each `(minute of the week, load)`.
+    fn assert_schedule(e: &Evaluator, rows: &[(u32, f64)]) {
+        for (minute, want) in rows {
+            let i = Inputs {
+                minute_of_week: *minute,
+                ..inputs(0)
+            };
+            assert_eq!(e.rule_loads(&i), vec![*want], "minute {minute}");
+            assert_eq!(e.index_f64(&i, LoadFormula::Sum), *want, "minute {minute}");
+        }
+    }
+
+    #[test]
+    fn scheduling_window_end_minute_is_exclusive() {
+        // `wed 08:00-18:00` is [08:00, 18:00): available from the start minute, full load
+        // (10000) again at the end minute.
+        let wed = 2 * 1440;
+        assert_schedule(
+            &schedule(&["wed 08:00-18:00"]),
+            &[
+                (wed + 479, FULL),
+                (wed + 480, 0.0),
+                (wed + 1079, 0.0),
+                (wed + 1080, FULL),
+                (wed + 1081, FULL),
+            ],
+        );
+        // Back-to-back windows leave no gap: the second starts where the first ends.
+        assert_schedule(
+            &schedule(&["thu 08:00-12:00", "thu 12:00-13:00"]),
+            &[
+                (3 * 1440 + 719, 0.0),
+                (3 * 1440 + 720, 0.0),
+                (3 * 1440 + 780, FULL),
+            ],
+        );
+    }
+
+    #[test]
+    fn scheduling_monday_window_and_the_week_boundaries() {
+        // Minute 0 of the week (t = 0) is Monday 00:00; the week ends on Sunday 23:59.
+        let e = schedule(&["mon 00:00-00:30", "sun 23:30-24:00"]);
+        let sun = 6 * 1440;
+        assert_schedule(
+            &e,
+            &[
+                (0, 0.0),
+                (29, 0.0),
+                (30, FULL),
+                (1440, FULL),
+                (sun + 1409, FULL),
+                (sun + 1410, 0.0),
+                (sun + 1439, 0.0),
+            ],
+        );
+        // A whole Monday: not Sunday before it, not Tuesday after it.
+        assert_schedule(
+            &schedule(&["mon 00:00-24:00"]),
+            &[(0, 0.0), (1439, 0.0), (1440, FULL), (sun + 1439, FULL)],
+        );
+        // A whole Sunday ends the week; Monday 00:00 is outside it.
+        assert_schedule(
+            &schedule(&["sun 00:00-24:00"]),
+            &[(sun - 1, FULL), (sun, 0.0), (sun + 1439, 0.0), (0, FULL)],
+        );
+        // Each weekday maps to its own day of the week.
+        for (d, day) in ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+            .into_iter()
+            .enumerate()
+        {
+            let e = schedule(&[&format!("{day} 10:00-11:00")]);
+            let m = u32::try_from(d).unwrap_or(0) * 1440 + 600;
+            let other = (m + 1440) % (7 * 1440);
+            assert_schedule(&e, &[(m, 0.0), (other, FULL)]);
+        }
+    }
+
     #[test]
     fn linear_edges() {
         let cases = [
