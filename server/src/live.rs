@@ -1,7 +1,8 @@
 //! `GET /api/stream`: server-sent events for live views. `clock` messages carry the clock
 //! status after every runtime tick; `event` messages carry engine events, at most
 //! [`EVENTS_PER_WINDOW`] per [`WINDOW`] per connection (at speed `max` the engines produce far
-//! more than a page can show; the clock's counters stay exact).
+//! more than a page can show; the clock's counters stay exact). When the server stops, every
+//! stream ends with one `shutdown` message, so that open pages never hold the process up.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -60,6 +61,14 @@ pub async fn stream(
             }
         },
     );
-    let merged = futures::stream::select(clock, events).map(Ok);
+    let farewell = futures::stream::once(async {
+        SseEvent::default()
+            .event("shutdown")
+            .data("the console is shutting down")
+    });
+    let merged = futures::stream::select(clock, events)
+        .take_until(runtime.stopping())
+        .chain(farewell)
+        .map(Ok);
     Sse::new(merged).keep_alive(KeepAlive::default())
 }

@@ -1,6 +1,9 @@
 //! `switchyard serve`: opens the database, makes sure an admin exists, loads the scenario,
-//! starts the runtime and serves the console until Ctrl-C / SIGTERM, then flushes history.
+//! starts the runtime and serves the console until Ctrl-C / SIGTERM. On the signal it stops
+//! accepting, ends live streams, gives requests in flight [`CONNECTIONS_GRACE`], then flushes
+//! history and exits 0.
 
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,6 +15,10 @@ use sqlx::SqlitePool;
 use tokio::net::TcpListener;
 
 use crate::cli::ServeArgs;
+
+/// After SIGTERM / Ctrl-C, how long requests in flight may take before their connections are
+/// closed; the history flush follows, all within the 5 s a service manager is told to wait.
+const CONNECTIONS_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 use crate::router;
 use crate::scenario_file::load_scenario;
 
@@ -139,12 +146,27 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
     });
-    axum::serve(
+    let announce = runtime.clone();
+    let server = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown_signal())
-    .await?;
+    .with_graceful_shutdown(async move {
+        shutdown_signal().await;
+        tracing::info!("stopping: no new connections; live streams end");
+        announce.begin_shutdown();
+    })
+    .into_future();
+    let stopping = runtime.stopping();
+    tokio::select! {
+        served = server => served?,
+        () = async { stopping.await; tokio::time::sleep(CONNECTIONS_GRACE).await } => {
+            tracing::warn!(
+                grace_ms = CONNECTIONS_GRACE.as_millis(),
+                "connections still open after the grace period are closed"
+            );
+        }
+    }
     let _ = dns_stop.send(());
     tracing::info!("shutting down: flushing history");
     runtime.shutdown().await;

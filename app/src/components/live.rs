@@ -1,5 +1,6 @@
 //! The live connection to the server's event stream (`GET /api/stream`, server-sent events):
-//! `clock` messages carry a [`ClockView`], `event` messages an [`EventRow`]. Only the browser
+//! `clock` messages carry a [`ClockView`], `event` messages an [`EventRow`], and a last
+//! `shutdown` message says the server is stopping. Only the browser
 //! opens it; the server-rendered page shows the state read at render time.
 
 use leptos::prelude::*;
@@ -69,12 +70,16 @@ mod browser {
         });
         let on_open: Closure<dyn FnMut(Event)> = Closure::new(move |_| live.connected.set(true));
         let on_error: Closure<dyn FnMut(Event)> = Closure::new(move |_| live.connected.set(false));
+        // The server is stopping; the browser reconnects on its own once it is back.
+        let on_shutdown: Handler = Closure::new(move |_| live.connected.set(false));
         let _ = source.add_event_listener_with_callback("clock", on_clock.as_ref().unchecked_ref());
         let _ = source.add_event_listener_with_callback("event", on_event.as_ref().unchecked_ref());
+        let _ = source
+            .add_event_listener_with_callback("shutdown", on_shutdown.as_ref().unchecked_ref());
         source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
         source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         // The closures must live as long as the source; both go when the component does.
-        let held = SendWrapper::new((source, on_clock, on_event, on_open, on_error));
+        let held = SendWrapper::new((source, on_clock, on_event, on_shutdown, on_open, on_error));
         on_cleanup(move || {
             let (source, ..) = held.take();
             source.close();

@@ -93,6 +93,7 @@ pub struct RuntimeHandle {
     status: watch::Receiver<ClockStatus>,
     live: broadcast::Sender<Arc<Event>>,
     run: Arc<Run>,
+    stopping: Arc<watch::Sender<bool>>,
 }
 
 impl std::fmt::Debug for RuntimeHandle {
@@ -195,6 +196,23 @@ impl RuntimeHandle {
         .await
     }
 
+    /// Announces that the process is stopping: live streams ([`RuntimeHandle::stopping`])
+    /// end so that connections can close. The clock keeps running until
+    /// [`RuntimeHandle::shutdown`].
+    pub fn begin_shutdown(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Completes once [`RuntimeHandle::begin_shutdown`] has been called (at once if it was).
+    pub fn stopping(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut announced = self.stopping.subscribe();
+        async move {
+            // An error means the sender is gone, which only happens once every handle is
+            // dropped: nothing is left to stop for.
+            let _ = announced.wait_for(|stopping| *stopping).await;
+        }
+    }
+
     /// Stops the clock and waits until every produced event is persisted.
     pub async fn shutdown(&self) {
         if self.ask(|reply| Command::Shutdown { reply }).await.is_err() {
@@ -247,6 +265,7 @@ pub async fn start(
         status,
         live,
         run: Arc::new(run),
+        stopping: Arc::new(watch::channel(false).0),
     })
 }
 
