@@ -68,7 +68,8 @@
 //! [`rng`], [`event`], [`step`] (the [`Engine`] and [`Apply`] traits), [`action`] (the
 //! [`Action`] that names its engine, [`TimedAction`], [`ActionError`], the flat wire form)
 //! and [`scenario`] (the file as a whole, errors with their file:line, warnings, the check
-//! helpers). [`sim`] composes the engines into one run.
+//! helpers). [`sim`] composes the engines into one run; [`snapshot`] saves a run's whole
+//! state as bytes and restores it with the same future.
 //!
 //! One folder per engine, each with the same shape: `config.rs` (its section of the
 //! scenario file, `validate()` and look-ups), `actions.rs` (its action type, checked against
@@ -99,6 +100,7 @@ pub mod rng;
 pub mod role;
 pub mod scenario;
 pub mod sim;
+pub mod snapshot;
 pub mod step;
 
 pub use action::{Action, ActionError, TimedAction};
@@ -114,4 +116,5 @@ pub use rng::Rng;
 pub use role::{Role, UnknownRole};
 pub use scenario::{parse_actions, ConfigError, FieldPath, Scenario, ScenarioError, Warning};
 pub use sim::Simulation;
+pub use snapshot::{Snapshot, SnapshotError, SNAPSHOT_VERSION};
 pub use step::{Apply, Engine};

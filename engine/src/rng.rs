@@ -13,8 +13,9 @@
 //! Not cryptographic. Given the same seed, every method returns the same values on every
 //! platform (including wasm32).
 
+use serde::{Deserialize, Serialize};
 /// A deterministic xoshiro256** generator (see the module doc).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rng {
     seed: u64,
     state: [u64; 4],

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::action::{Action, ActionError, TimedAction};
@@ -23,7 +24,11 @@ use crate::step::{Apply, Engine};
 /// Order of processing: instants in increasing order; at one instant, due actions first (in
 /// time, then scheduling order), then each engine in the fixed order of
 /// [`EngineId::ALL`]. The first advance emits `simulation.started` at t = 0.
-#[derive(Clone, Debug)]
+///
+/// The whole state serializes, for [`snapshot`](Self::snapshot) and
+/// [`restore`](Self::restore) (MessagePack). A format whose map keys must be strings, such as
+/// JSON, cannot hold it: some of the engines' maps are keyed by tuples.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Simulation {
     name: String,
     seed: u64,

@@ -3,10 +3,12 @@
 //! (SPEC §4). Pure and allocation-free; the engine wraps it with nodes, IP addresses and
 //! events, the what-if replays it over recorded demand.
 
+use serde::{Deserialize, Serialize};
+
 use super::config::{GroupParams, Metric};
 
 /// A threshold parameter, compiled.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Threshold {
     pub(crate) metric: Metric,
     pub(crate) min: f64,
@@ -14,7 +16,7 @@ pub(crate) struct Threshold {
 }
 
 /// The parameters of a group in the form the step uses.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Limits {
     pub(crate) min_nodes: u32,
     pub(crate) max_nodes: u32,
@@ -71,7 +73,7 @@ impl Limits {
 }
 
 /// How demand becomes statistics (docs/AUTOSCALE.md, "Metrics").
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct MetricModel {
     /// The demand's reference: the group's `min_nodes` as configured in the scenario.
     pub(crate) base_nodes: f64,
@@ -115,7 +117,7 @@ impl MetricModel {
 }
 
 /// Where a cluster is between two evaluations. Every `until`/`at` is a minute number.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Phase {
     /// Statistics are compared with the limits.
     Evaluating,
@@ -131,7 +133,7 @@ pub(crate) enum Phase {
 }
 
 /// Why an evaluation was skipped.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Skip {
     Cooldown,
     Drain,
@@ -151,7 +153,7 @@ impl Skip {
 }
 
 /// Scale-out or scale-in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Direction {
     Out,
     In,
@@ -218,7 +220,7 @@ pub(crate) struct StepResult {
 }
 
 /// A cluster's decision state.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Core {
     pub(crate) in_service: u32,
     pub(crate) phase: Phase,

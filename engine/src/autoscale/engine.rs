@@ -1,6 +1,7 @@
 //! [`AutoscaleEngine`]: construction, the [`Engine`] implementation and the minute loop: per
 //! cluster, the decision step (`decide`), then the node lifecycle and the events it causes.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::config::AutoscaleConfig;
@@ -24,7 +25,7 @@ pub(crate) const MINUTE_MS: u64 = 60_000;
 /// [`groups`](Self::groups), [`group`](Self::group), [`timeline`](Self::timeline) and
 /// [`what_if`](Self::what_if); change it only through actions. `docs/AUTOSCALE.md` describes
 /// the model.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AutoscaleEngine {
     /// The configuration as loaded (names and zones never change during a run).
     pub(crate) cfg: AutoscaleConfig,

@@ -4,6 +4,8 @@
 //! fills). Metrics are not stored: they are recomputed from the demand and the nodes in
 //! service, so a record is small and the what-if replays the exact demand.
 
+use serde::{Deserialize, Serialize};
+
 use super::decide::{Core, Direction, Outcome, Phase, Skip, StepResult};
 use super::views::{ClusterState, MinuteOutcome};
 
@@ -25,11 +27,26 @@ pub const HISTORY_MINUTES: usize = 7 * 1440;
 /// Every field fits the validated ranges (at most 32 nodes, watch time ≤ 1440, cooldown and
 /// drain ≤ 10080, TTL ≤ 1440 minutes); larger values saturate. The counts of a scale-out or
 /// scale-in are the difference of the two node counts; the streak of a breach is the streak.
-#[derive(Copy, Clone, Debug, PartialEq)]
+///
+/// Serialized as the pair `[demand, bits]`: a snapshot holds a week of them per cluster.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "(f64, u64)", into = "(f64, u64)")]
 pub(crate) struct Minute {
     /// Demand offered (after load injections and noise).
     pub(crate) demand: f64,
     bits: u64,
+}
+
+impl From<Minute> for (f64, u64) {
+    fn from(m: Minute) -> (f64, u64) {
+        (m.demand, m.bits)
+    }
+}
+
+impl From<(f64, u64)> for Minute {
+    fn from((demand, bits): (f64, u64)) -> Minute {
+        Minute { demand, bits }
+    }
 }
 
 const IDLE: u64 = 11;
@@ -184,7 +201,7 @@ pub(crate) fn outcome_view(o: Outcome) -> MinuteOutcome {
 const CAPACITY: usize = HISTORY_MINUTES + 1;
 
 /// A ring of the last [`HISTORY_MINUTES`] consecutive minutes.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct History {
     buf: Vec<Minute>,
     /// Index of the oldest record held once the ring is full.

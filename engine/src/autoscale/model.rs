@@ -3,6 +3,8 @@
 
 use core::net::Ipv4Addr;
 
+use serde::{Deserialize, Serialize};
+
 use super::config::{DistributionMode, GroupConfig, GroupParams, Workload};
 use super::decide::{Core, Direction, Limits, MetricModel, Skip};
 use super::history::History;
@@ -17,7 +19,7 @@ const PUBLIC_BASE: u32 = 0xC613_0000;
 const PUBLIC_SIZE: u32 = 65_534;
 
 /// Hands out public addresses in order (never reused within a run, wrapping after 65,534).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct PublicIps {
     next: u32,
 }
@@ -36,7 +38,7 @@ pub(crate) fn ip_text(ip: u32) -> String {
 }
 
 /// One ADC node of a cluster.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Node {
     pub(crate) id: String,
     pub(crate) serial: u32,
@@ -56,7 +58,7 @@ impl Node {
 }
 
 /// Hourly aggregates of a cluster for `autoscale.sample`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Sample {
     pub(crate) minutes: u32,
     pub(crate) demand_sum: f64,
@@ -89,7 +91,7 @@ impl Sample {
 }
 
 /// One availability zone's cluster.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Cluster {
     pub(crate) zone: String,
     /// 1-based position of the zone in the group (the third octet of private addresses).
@@ -251,7 +253,7 @@ pub(crate) fn profile_demand(w: &Workload, m: u64) -> f64 {
 }
 
 /// One autoscale group.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Group {
     pub(crate) name: String,
     /// 1-based position (the second octet of private addresses).

@@ -1,5 +1,7 @@
 //! [`CoreEngine`]: the heartbeats of `[core]` and the handling of core actions.
 
+use serde::{Deserialize, Serialize};
+
 use super::config::CoreConfig;
 use super::heartbeat::Heartbeat;
 use crate::action::error::ActionError;
@@ -9,7 +11,7 @@ use crate::rng::Rng;
 use crate::step::Engine;
 
 /// The core engine: every heartbeat of the scenario, in file order.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CoreEngine {
     pub(crate) config: CoreConfig,
     pub(crate) heartbeats: Vec<Heartbeat>,

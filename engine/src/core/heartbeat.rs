@@ -1,5 +1,6 @@
 //! One heartbeat: its schedule and its own random stream.
 
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::config::HeartbeatConfig;
@@ -12,7 +13,7 @@ use crate::rng::Rng;
 /// Each gap between two beats (or from the start, a resume or an interval change to the next
 /// beat) is `interval + j`, with `j` drawn uniformly in `[-jitter, +jitter]` from the
 /// heartbeat's own stream. As `jitter < interval`, gaps are always positive.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Heartbeat {
     id: String,
     interval: SimDuration,

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::model::{Child, ClientLoc, Decision, Dir, Domain, Seen, Service, Site, Timer};
@@ -23,7 +24,7 @@ pub(crate) type LogKey = (u64, String, String, String);
 /// [`topology`](Self::topology), [`site`](Self::site), [`client_locations`](Self::client_locations)
 /// and [`preview_resolve`](Self::preview_resolve); change it through actions and
 /// [`resolve`](Self::resolve).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GslbEngine {
     pub(crate) cfg: GslbConfig,
     pub(crate) rng: Rng,

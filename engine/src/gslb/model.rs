@@ -4,12 +4,14 @@
 use core::net::IpAddr;
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::net::Network;
 use super::version::SoftwareVersion;
 use crate::gslb::config::SiteRole;
 
 /// What the receiver of a MEP direction believes about the sender.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Seen {
     /// Packets arrive (or arrived within the keep-alive timeout).
     Up,
@@ -31,7 +33,7 @@ impl Seen {
 }
 
 /// The receiver's view of one direction of a MEP link, and the flip it is waiting for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Dir {
     /// The current view.
     pub(crate) seen: Seen,
@@ -63,7 +65,7 @@ impl Dir {
 }
 
 /// One service of a site.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Service {
     pub(crate) name: String,
     /// The IP returned in answers (public IP when set).
@@ -77,7 +79,7 @@ pub(crate) struct Service {
 }
 
 /// One site (parents first, then children, each in configuration order).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Site {
     pub(crate) name: String,
     pub(crate) ip: IpAddr,
@@ -94,7 +96,7 @@ pub(crate) struct Site {
 }
 
 /// A child's connection state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Child {
     /// Its configured parent (parent index).
     pub(crate) original: u16,
@@ -111,7 +113,7 @@ pub(crate) struct Child {
 }
 
 /// A scheduled piece of work. The derived order is the processing order at one instant.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub(crate) enum Timer {
     /// Parent `receiver`'s view of parent `sender` flips.
     Peer { receiver: u16, sender: u16 },
@@ -126,7 +128,7 @@ pub(crate) enum Timer {
 }
 
 /// What a parent decided about the children of a parent it sees DOWN.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Decision {
     /// It is the highest-preference backup it sees up: it adopts.
     Adopt,
@@ -137,7 +139,7 @@ pub(crate) enum Decision {
 }
 
 /// A client location (configured or derived).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct ClientLoc {
     pub(crate) name: String,
     pub(crate) network: Network,
@@ -147,7 +149,7 @@ pub(crate) struct ClientLoc {
 }
 
 /// A domain with its resolved service list (site index, service index).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Domain {
     pub(crate) services: Vec<(u16, u16)>,
 }

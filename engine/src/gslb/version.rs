@@ -6,10 +6,12 @@ use core::cmp::Ordering;
 use core::fmt;
 use core::net::IpAddr;
 
+use serde::{Deserialize, Serialize};
+
 /// A parsed release: `14.1`, `13.0`, `11.1-51`, `11.1-51.21`, `11.1 build 51.21`,
 /// `NS11.1: Build 51.21.nc`. A release without a build number is its first build (0), so
 /// write `11.1-51` (or later) for the 11.1 behaviour that build 51 introduced.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SoftwareVersion {
     /// Major release (`11`).
     pub major: u16,

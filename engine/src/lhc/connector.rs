@@ -58,7 +58,7 @@ pub enum Power {
 }
 
 /// A LocalDB import in progress.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Import {
     /// The cloud configuration generation being imported.
     pub generation: u64,
@@ -67,7 +67,7 @@ pub(crate) struct Import {
 }
 
 /// One connector.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct ConnectorState {
     pub fqdn: String,
     /// Index of its resource location.

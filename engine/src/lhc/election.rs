@@ -37,7 +37,7 @@ impl fmt::Display for Exclusion {
 
 /// The outcome of one election: candidates in rank order, and the excluded connectors.
 /// Connectors are named by their index in the resource location.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Election {
     /// Candidates, best first (case-insensitive FQDN order).
     pub order: Vec<usize>,

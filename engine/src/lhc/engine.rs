@@ -1,6 +1,7 @@
 //! [`LhcEngine`]: construction, the [`Engine`] implementation and the per-resource-location
 //! processing order of one instant.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use super::config::{DeliveryGroup, LhcConfig, MAX_HA_VDAS_PER_RL};
@@ -19,7 +20,7 @@ use crate::step::Engine;
 /// Read it through the query methods ([`resource_locations`](Self::resource_locations),
 /// [`connectors`](Self::connectors), [`vdas`](Self::vdas), ...); change it only through
 /// actions.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LhcEngine {
     pub(crate) config: LhcConfig,
     pub(crate) s: Settings,

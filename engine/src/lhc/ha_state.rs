@@ -97,7 +97,7 @@ impl fmt::Display for HaState {
 }
 
 /// The configured durations of the timed states.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HaDurations {
     /// Failing checks in Pending HA before HA Initial.
     pub pending_ha: SimDuration,

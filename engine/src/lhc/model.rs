@@ -1,13 +1,15 @@
 //! The runtime state of a resource location, the engine's settings, and the per-instant
 //! aggregation of registration moves.
 
+use serde::{Deserialize, Serialize};
+
 use super::config::LhcConfig;
 use super::election::Election;
 use super::ha_state::{HaDurations, HaState};
 use crate::clock::{SimDuration, SimTime};
 
 /// The durations and switches of `[lhc]`, copied once.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Settings {
     pub ha: HaDurations,
     pub health_check: SimDuration,
@@ -59,7 +61,7 @@ pub(crate) fn grid_at_or_after(t: SimTime, step: SimDuration) -> SimTime {
 }
 
 /// Which broker the VDAs of a resource location should register with at their next contact.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Target {
     /// Stay where they are (the cloud is unreachable but HA detection will decide).
     Hold,
@@ -72,7 +74,7 @@ pub(crate) enum Target {
 }
 
 /// VDAs re-registering at their next contact, from `start`, in phase order.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Sweep {
     pub start: SimTime,
     /// Position in the RL's phase order of the first VDA to contact.
@@ -84,7 +86,7 @@ pub(crate) struct Sweep {
 }
 
 /// Registration moves of one resource location at the current instant.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct MoveLog {
     /// (from code, to code, count).
     pub flows: Vec<(u16, u16, u32)>,
@@ -120,7 +122,7 @@ impl MoveLog {
 }
 
 /// Registration counts of a resource location, as last published.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Counts {
     pub cloud: u32,
     pub unregistered: u32,
@@ -129,7 +131,7 @@ pub(crate) struct Counts {
 }
 
 /// One resource location.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct RlState {
     pub id: String,
     pub name: String,

@@ -5,6 +5,8 @@
 //! resource location are contiguous too, so a VDA's pool and resource location are found by
 //! binary search; names are derived on demand (`{prefix}{n:03}`).
 
+use serde::{Deserialize, Serialize};
+
 use super::config::{VdaKind, VdaPool};
 use crate::rng::Rng;
 
@@ -28,7 +30,7 @@ pub(crate) fn code_connector(code: u16) -> Option<usize> {
 }
 
 /// A pool, resolved.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Pool {
     pub prefix: String,
     /// Index of the resource location.
@@ -57,7 +59,7 @@ impl Pool {
 }
 
 /// Every VDA of the estate.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Vdas {
     /// Heartbeat phase in whole seconds, in `[0, vda_heartbeat_max)`.
     pub phase_s: Vec<u32>,

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::config::rules::builtin_rules;
@@ -24,7 +25,7 @@ const WEEK_MIN: u64 = 7 * 1440;
 /// placement and logon storms of `[lms]` (SPEC §2). Read it through the query methods
 /// ([`farm`](Self::farm), [`servers`](Self::servers), [`sessions`](Self::sessions), ...);
 /// change it only through actions.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LmsEngine {
     pub(crate) cfg: LmsConfig,
     pub(crate) evaluators: Vec<Evaluator>,

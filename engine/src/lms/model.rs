@@ -3,13 +3,15 @@
 
 use std::cmp::Reverse;
 
+use serde::{Deserialize, Serialize};
+
 use super::config::ElectionPreference;
 use super::placement::AppIndex;
 use super::views::ServerPower;
 use crate::rng::Rng;
 
 /// One server.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Server {
     pub host: String,
     /// 1-based, configuration order.
@@ -79,7 +81,7 @@ impl Server {
 }
 
 /// A zone and its data collector.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Zone {
     pub id: String,
     pub name: String,
@@ -89,7 +91,7 @@ pub(crate) struct Zone {
 }
 
 /// A published application.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct App {
     pub name: String,
     pub evaluator: Option<u32>,
@@ -102,7 +104,7 @@ pub(crate) const CONNECTED: u8 = 0;
 pub(crate) const DISCONNECTED: u8 = 1;
 
 /// One session (a user has at most one).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Session {
     pub server: u32,
     pub ip: u32,
@@ -114,7 +116,7 @@ pub(crate) struct Session {
 }
 
 /// What a session timer does.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub(crate) enum TimerKind {
     /// The user disconnects; `extra` = seconds away.
     Disconnect,
@@ -125,7 +127,7 @@ pub(crate) enum TimerKind {
 }
 
 /// A session timer.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub(crate) struct Timer {
     pub at: u64,
     pub seq: u64,
@@ -139,7 +141,7 @@ pub(crate) struct Timer {
 pub(crate) type TimerEntry = Reverse<Timer>;
 
 /// A logon storm in progress.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Storm {
     pub id: u32,
     pub users: u32,

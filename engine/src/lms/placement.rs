@@ -6,11 +6,13 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use serde::{Deserialize, Serialize};
+
 /// No candidate.
 pub(crate) const INF: u64 = u64::MAX;
 
 /// Why a server publishing the application is (not) a candidate.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Status {
     /// Up or starting, known to its zone's collector, below 10000.
     Candidate = 0,
@@ -34,7 +36,7 @@ pub(crate) fn key_load(k: u64) -> u32 {
 }
 
 /// A complete binary tree of minimums over `n` leaves.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct MinTree {
     cap: usize,
     nodes: Vec<u64>,
@@ -107,7 +109,7 @@ impl MinTree {
 }
 
 /// The placement index of one application.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct AppIndex {
     /// Servers publishing the application (indexes), by position.
     pub servers: Vec<u32>,

@@ -3,6 +3,8 @@
 
 use core::fmt::Write as _;
 
+use serde::{Deserialize, Serialize};
+
 use super::config::rules::Rule;
 use super::config::{LoadFormula, ThrottleTable};
 
@@ -15,7 +17,7 @@ pub const RULE_LOADS_ORDER: [char; 12] =
     ['1', '2', 'd', '6', '3', '4', '5', '7', '8', '9', 'b', 'o'];
 
 /// Index of a performance counter in [`Inputs::counters`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Counter {
     Cpu = 0,
     Memory = 1,
@@ -27,7 +29,7 @@ pub(crate) enum Counter {
 }
 
 /// One rule, ready to evaluate.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) enum Compiled {
     /// `o`: sessions of the application (index) over `users`.
     App { app: u16, users: f64 },
@@ -48,7 +50,7 @@ pub(crate) enum Compiled {
 }
 
 /// An evaluator: its rules as configured and compiled.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Evaluator {
     pub name: String,
     pub rules: Vec<Rule>,
