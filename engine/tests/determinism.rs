@@ -3,12 +3,33 @@
 mod common;
 
 use common::{lines, run_lines, scenario, HEARTBEATS};
-use engine::{CoreAction, Event, SimTime, Simulation, TimedAction};
+use engine::{parse_actions, CoreAction, Event, Scenario, SimTime, Simulation, TimedAction};
 use proptest::prelude::{
     any, prop_assert, prop_assert_eq, prop_assert_ne, proptest, ProptestConfig,
 };
 
 const HOUR: SimTime = SimTime::from_mins(60);
+const DEMO: &str = include_str!("../../scenarios/demo.toml");
+/// One action of every kind, valid against the demo estate.
+const EVERY_ACTION: &str = include_str!("data/every-action.toml");
+
+/// A run of the demo estate (every engine) with one action of every kind scheduled.
+fn demo_with_every_action() -> (Simulation, Vec<TimedAction>) {
+    let demo = Scenario::from_toml_str(DEMO, "demo.toml").unwrap_or_else(|e| panic!("{e}"));
+    let actions =
+        parse_actions(EVERY_ACTION, "every-action.toml", &demo).unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(&demo, 42);
+    sim.schedule(actions.clone());
+    (sim, actions)
+}
+
+/// `advance_to(a)` then `advance_to(b)` on the demo, as JSON lines.
+fn demo_in_two_advances(a: SimTime, b: SimTime) -> Vec<String> {
+    let (mut sim, _) = demo_with_every_action();
+    let mut out = lines(&sim.advance_to(a));
+    out.extend(lines(&sim.advance_to(b)));
+    out
+}
 
 fn jitters(events: &[Event]) -> Vec<i64> {
     events
@@ -48,6 +69,14 @@ proptest! {
     }
 
     #[test]
+    fn two_advances_equal_one_on_every_engine(a in 0u64..21_600_000, b in 0u64..21_600_000) {
+        // The runtime's replay relies on it.
+        let (a, b) = (SimTime(a.min(b)), SimTime(a.max(b)));
+        let (mut whole, _) = demo_with_every_action();
+        prop_assert_eq!(demo_in_two_advances(a, b), lines(&whole.advance_to(b)));
+    }
+
+    #[test]
     fn event_times_never_decrease(seed in any::<u64>()) {
         let Ok(s) = scenario(HEARTBEATS) else {
             prop_assert!(false, "scenario must parse");
@@ -83,6 +112,24 @@ proptest! {
                 prop_assert!((-bound..=bound).contains(&j));
             }
         }
+    }
+}
+
+#[test]
+fn two_advances_equal_one_at_and_right_after_every_action() {
+    let (mut whole, actions) = demo_with_every_action();
+    let until = SimTime::from_mins(6 * 60);
+    let whole = lines(&whole.advance_to(until));
+    let instants = actions
+        .iter()
+        .flat_map(|a| [a.at.as_millis(), a.at.as_millis() + 1])
+        .chain([0, 1, 999]);
+    for a in instants {
+        assert_eq!(
+            demo_in_two_advances(SimTime(a), until),
+            whole,
+            "split at {a} ms"
+        );
     }
 }
 
