@@ -94,7 +94,9 @@ pub async fn record<T>(
 
 /// A mutating call: checks that the session's role allows `needed` for `action` (a refusal
 /// is audited by [`authorize`]), runs `act`, writes the audit row with `arguments` and the
-/// outcome, success or error, and sets the HTTP status from the error.
+/// outcome, success or error, and sets the HTTP status from the error. When `act` changes the
+/// run, the runtime writes the `ok` row in the same transaction as the journal entry, before
+/// the answer (see `services::runtime::RuntimeHandle::audited`).
 pub async fn audited<T, F, Fut>(
     action: &str,
     needed: Role,
@@ -107,8 +109,19 @@ where
 {
     let result = async {
         let (services, user) = authorize(action, needed).await?;
-        let result = act(services.clone(), user.clone()).await;
-        record(&services, &user.username, action, &arguments, &result).await;
+        // An input that changes the run writes this row with its journal entry, in one
+        // transaction; otherwise (a refusal, or an action outside the run) it is written here.
+        let pending = services::runtime::PendingAudit::new(services::journal::AuditRow {
+            actor: user.username.clone(),
+            action: action.to_owned(),
+            arguments: arguments.clone(),
+        });
+        let mut scoped = services.clone();
+        scoped.runtime = services.runtime.audited(pending.clone());
+        let result = act(scoped, user.clone()).await;
+        if result.is_err() || !pending.written() {
+            record(&services, &user.username, action, &arguments, &result).await;
+        }
         result
     }
     .await;

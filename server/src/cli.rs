@@ -76,6 +76,27 @@ pub struct ServeArgs {
     /// Do not start the ADNS responder.
     #[arg(long, env = "SWITCHYARD_NO_DNS")]
     pub no_dns: bool,
+    /// Start a new run even when the database holds an unfinished one (which is then closed;
+    /// its history stays).
+    #[arg(long, env = "SWITCHYARD_NEW_RUN")]
+    pub new_run: bool,
+    /// How a resumed run's clock goes on: at the speed it had (`as-it-was`) or `paused`.
+    #[arg(
+        long,
+        env = "SWITCHYARD_RESUME",
+        value_enum,
+        default_value = "as-it-was"
+    )]
+    pub resume: ResumeClock,
+}
+
+/// How a resumed run's clock goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ResumeClock {
+    /// At the speed the run had when it stopped.
+    AsItWas,
+    /// Paused, whatever the speed was.
+    Paused,
 }
 
 /// `switchyard user …`

@@ -10,11 +10,11 @@ use std::process::ExitCode;
 
 use axum::serve::ListenerExt;
 use engine::Role;
-use services::{accounts, password, runtime, Services};
+use services::{accounts, history, password, runtime, Services};
 use sqlx::SqlitePool;
 use tokio::net::TcpListener;
 
-use crate::cli::ServeArgs;
+use crate::cli::{ResumeClock, ServeArgs};
 
 /// After SIGTERM / Ctrl-C, how long requests in flight may take before their connections are
 /// closed; the history flush follows, all within the 5 s a service manager is told to wait.
@@ -34,6 +34,9 @@ pub enum StartError {
     /// The session store could not be prepared.
     #[error("session store: {0}")]
     Sessions(#[from] sqlx::Error),
+    /// The unfinished run cannot be resumed (exit status 1).
+    #[error("{0}")]
+    Resume(String),
     /// The address could not be bound or served.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -75,12 +78,15 @@ pub async fn ensure_first_admin(
 }
 
 async fn serve(args: ServeArgs) -> Result<(), StartError> {
+    let signals = StopSignals::install()?;
     let (scenario, origin) = load_scenario(args.scenario.as_deref())?;
     let pool = services::db::connect(&args.database_url).await?;
     let first_admin = ensure_first_admin(&pool).await?;
     let seed = args.seed.unwrap_or(scenario.scenario.seed);
     let speed = args.speed.unwrap_or(scenario.clock.start_speed);
-    let runtime = runtime::start(pool.clone(), &scenario, seed, Vec::new(), speed).await?;
+    let (runtime, resumed) = open_run(&args, &pool, &scenario, seed, speed).await?;
+    let seed = u64::from_ne_bytes(runtime.run().seed.to_ne_bytes());
+    let speed = runtime.status().speed;
     let services = Services {
         pool,
         runtime: runtime.clone(),
@@ -131,6 +137,13 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         "Scenario “{}” ({origin}), seed {seed}, clock at {speed}; database {}",
         scenario.scenario.name, args.database_url
     );
+    if resumed {
+        let status = runtime.status();
+        println!(
+            "Resumed run {} at t = {} ms ({} events; --new-run starts afresh)",
+            status.run_id, status.t_ms, status.events_total
+        );
+    }
     match first_admin {
         Some(secret) => println!(
             "No user existed, so one was created. Sign in as `admin` with password: {secret}\n\
@@ -152,7 +165,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(async move {
-        shutdown_signal().await;
+        signals.recv().await;
         tracing::info!("stopping: no new connections; live streams end");
         announce.begin_shutdown();
     })
@@ -173,29 +186,80 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     Ok(())
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
+/// Resumes the database's unfinished run, or starts a new one (closing any unfinished run)
+/// with `--new-run` or when there is none. Returns the runtime and whether it resumed.
+async fn open_run(
+    args: &ServeArgs,
+    pool: &SqlitePool,
+    scenario: &engine::Scenario,
+    seed: u64,
+    speed: engine::Speed,
+) -> Result<(runtime::RuntimeHandle, bool), StartError> {
+    let unfinished = if args.new_run {
+        None
+    } else {
+        history::unfinished_run(pool).await?
+    };
+    if let Some((run, start_speed)) = unfinished {
+        if run.scenario != scenario.scenario.name {
+            return Err(StartError::Resume(format!(
+                "run {} was started with scenario “{}”, not “{}”: start with --scenario for it, or with --new-run to start a new run (nothing is deleted)",
+                run.id, run.scenario, scenario.scenario.name
+            )));
+        }
+        let start_speed = start_speed.and_then(|s| s.parse().ok()).unwrap_or(speed);
+        let clock = match args.resume {
+            ResumeClock::AsItWas => None,
+            ResumeClock::Paused => Some(engine::Speed::Paused),
+        };
+        let id = run.id;
+        let handle = runtime::resume(pool.clone(), scenario, run, start_speed, clock)
+            .await
+            .map_err(|e| {
+                StartError::Resume(format!(
+                    "run {id} cannot be resumed: {e}; start with --new-run to start a new run (nothing is deleted)"
+                ))
+            })?;
+        return Ok((handle, true));
+    }
+    history::end_unfinished_runs(pool).await?;
+    let handle = runtime::start(pool.clone(), scenario, seed, Vec::new(), speed).await?;
+    Ok((handle, false))
+}
+
+/// SIGTERM and SIGINT (Ctrl-C), listened to from the moment this is made: a signal that
+/// arrives while the console is still starting is not lost (nor fatal).
+struct StopSignals {
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    fn install() -> std::io::Result<StopSignals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            Ok(StopSignals {
+                terminate: signal(SignalKind::terminate())?,
+                interrupt: signal(SignalKind::interrupt())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(StopSignals {})
+    }
+
+    async fn recv(mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.terminate.recv() => {},
+            _ = self.interrupt.recv() => {},
+        }
+        #[cfg(not(unix))]
         if let Err(e) = tokio::signal::ctrl_c().await {
             tracing::error!(error = %e, "cannot listen for Ctrl-C");
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
     }
 }

@@ -147,9 +147,9 @@ impl Recorder {
         let (batches, writer) = runtime
             .block_on(async {
                 let pool = services::db::connect(url).await?;
-                let run = services::history::create_run(&pool, scenario, seed).await?;
+                let run = services::history::create_run(&pool, scenario, seed, None).await?;
                 let (tx, rx) = tokio::sync::mpsc::channel(PENDING_CHUNKS);
-                let writer = tokio::spawn(services::runtime::writer::run(pool, run.id, rx));
+                let writer = tokio::spawn(services::runtime::writer::run(pool, run.id, 0, rx));
                 Ok::<_, services::ServiceError>((tx, writer))
             })
             .map_err(|e| Failure::Database(e.to_string()))?;

@@ -44,6 +44,18 @@ pub async fn connect(url: &str) -> Result<SqlitePool> {
     Ok(pool)
 }
 
+/// A connection of its own for the action journal, on the same database as `pool` with
+/// `synchronous = FULL`: in WAL mode every commit on it is synced to disk before it returns,
+/// so a journaled input survives a power cut, not only a crash of the process (the pool's
+/// `NORMAL` is enough for the latter). Its sync also carries the events written before it.
+pub async fn journal_connection(pool: &SqlitePool) -> Result<sqlx::SqliteConnection> {
+    use sqlx::ConnectOptions;
+    let options = (*pool.connect_options())
+        .clone()
+        .synchronous(SqliteSynchronous::Full);
+    Ok(options.connect().await?)
+}
+
 /// The current wall-clock time as stored in text columns (RFC 3339, UTC, milliseconds).
 pub fn now_text() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)

@@ -7,7 +7,7 @@ use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 use crate::db::now_text;
 use crate::error::Result;
 
-/// Rows per multi-row INSERT statement: 7 bound values each, 28,000 in all, under SQLite's
+/// Rows per multi-row INSERT statement: 8 bound values each, 32,000 in all, under SQLite's
 /// limit of 32,766 variables.
 const ROWS_PER_STATEMENT: usize = 4_000;
 
@@ -24,24 +24,89 @@ pub struct Run {
     pub started_at: String,
 }
 
-/// Starts a new run and returns it.
-pub async fn create_run(pool: &SqlitePool, scenario: &str, seed: u64) -> Result<Run> {
+/// Starts a new run and returns it; `scenario_toml` is the text the scenario came from, when
+/// known (kept with the run).
+pub async fn create_run(
+    pool: &SqlitePool,
+    scenario: &str,
+    seed: u64,
+    scenario_toml: Option<&str>,
+) -> Result<Run> {
     let started_at = now_text();
     // SQLite integers are signed 64-bit: the seed is stored by its bit pattern.
     let seed = seed as i64;
-    let id = sqlx::query("INSERT INTO runs (scenario, seed, started_at) VALUES (?, ?, ?)")
-        .bind(scenario)
-        .bind(seed)
-        .bind(&started_at)
-        .execute(pool)
-        .await?
-        .last_insert_rowid();
+    let id = sqlx::query(
+        "INSERT INTO runs (scenario, seed, started_at, scenario_toml) VALUES (?, ?, ?, ?)",
+    )
+    .bind(scenario)
+    .bind(seed)
+    .bind(&started_at)
+    .bind(scenario_toml)
+    .execute(pool)
+    .await?
+    .last_insert_rowid();
     Ok(Run {
         id,
         scenario: scenario.to_owned(),
         seed,
         started_at,
     })
+}
+
+/// Records the speed run `run_id` started at.
+pub async fn set_start_speed(pool: &SqlitePool, run_id: i64, speed: engine::Speed) -> Result<()> {
+    sqlx::query("UPDATE runs SET start_speed = ? WHERE id = ?")
+        .bind(speed.to_string())
+        .bind(run_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// The newest run that was not closed, with the speed it started at.
+pub async fn unfinished_run(pool: &SqlitePool) -> Result<Option<(Run, Option<String>)>> {
+    let row: Option<(i64, String, i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT id, scenario, seed, started_at, start_speed FROM runs WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|(id, scenario, seed, started_at, speed)| {
+        (
+            Run {
+                id,
+                scenario,
+                seed,
+                started_at,
+            },
+            speed,
+        )
+    }))
+}
+
+/// Closes every unfinished run (a new run starts; the old ones will not be resumed).
+pub async fn end_unfinished_runs(pool: &SqlitePool) -> Result<()> {
+    sqlx::query("UPDATE runs SET ended_at = ? WHERE ended_at IS NULL")
+        .bind(now_text())
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// How far the stored events of run `run_id` go: the highest `seq` and the latest instant.
+/// (Two queries: SQLite answers a lone MAX from an index, not two at once.)
+pub async fn stored_extent(pool: &SqlitePool, run_id: i64) -> Result<(Option<u64>, Option<u64>)> {
+    let seq: Option<i64> = sqlx::query_scalar("SELECT MAX(seq) FROM events WHERE run_id = ?")
+        .bind(run_id)
+        .fetch_one(pool)
+        .await?;
+    let t: Option<i64> = sqlx::query_scalar("SELECT MAX(t_ms) FROM events WHERE run_id = ?")
+        .bind(run_id)
+        .fetch_one(pool)
+        .await?;
+    Ok((
+        seq.and_then(|s| u64::try_from(s).ok()),
+        t.and_then(|t| u64::try_from(t).ok()),
+    ))
 }
 
 /// Every run, newest first.
@@ -55,22 +120,33 @@ pub async fn list_runs(pool: &SqlitePool) -> Result<Vec<Run>> {
     )
 }
 
-/// Writes `events` of run `run_id` in one transaction.
-pub async fn insert_events(pool: &SqlitePool, run_id: i64, events: &[Event]) -> Result<()> {
+/// Writes `events` of run `run_id` in one transaction; they are the run's events number
+/// `first_seq`, `first_seq + 1`, ... An event whose number is stored already (a resumed run
+/// produces it again) is left as it is.
+pub async fn insert_events(
+    pool: &SqlitePool,
+    run_id: i64,
+    first_seq: u64,
+    events: &[Event],
+) -> Result<()> {
     let mut tx = pool.begin().await?;
+    let mut seq = i64::try_from(first_seq).unwrap_or(i64::MAX);
     for chunk in events.chunks(ROWS_PER_STATEMENT) {
         let mut insert: QueryBuilder<Sqlite> = QueryBuilder::new(
-            "INSERT INTO events (run_id, t_ms, engine, subject, kind, details, actor) ",
+            "INSERT INTO events (run_id, seq, t_ms, engine, subject, kind, details, actor) ",
         );
         insert.push_values(chunk, |mut row, e| {
             row.push_bind(run_id)
+                .push_bind(seq)
                 .push_bind(e.t_ms as i64)
                 .push_bind(e.engine.as_str())
                 .push_bind(e.subject.as_str())
                 .push_bind(e.kind.as_str())
                 .push_bind(e.details.to_string())
                 .push_bind(e.actor.as_deref());
+            seq = seq.saturating_add(1);
         });
+        insert.push(" ON CONFLICT (run_id, seq) DO NOTHING");
         insert.build().execute(&mut *tx).await?;
     }
     tx.commit().await?;
@@ -228,13 +304,19 @@ mod tests {
     #[tokio::test]
     async fn inserts_in_batches_and_filters() {
         let pool = crate::db::connect("sqlite::memory:").await.expect("pool");
-        let run = create_run(&pool, "demo", 7).await.expect("run");
-        let other = create_run(&pool, "demo", 8).await.expect("run");
+        let run = create_run(&pool, "demo", 7, None).await.expect("run");
+        let other = create_run(&pool, "demo", 8, None).await.expect("run");
         let events: Vec<Event> = (0..1200)
             .map(|i| ev(i * 10, if i % 2 == 0 { "a" } else { "b" }, "heartbeat"))
             .collect();
-        insert_events(&pool, run.id, &events).await.expect("insert");
-        insert_events(&pool, other.id, &events[..5])
+        insert_events(&pool, run.id, 0, &events)
+            .await
+            .expect("insert");
+        // Produced again by a resumed run: stored once.
+        insert_events(&pool, run.id, 1000, &events[1000..])
+            .await
+            .expect("insert again");
+        insert_events(&pool, other.id, 0, &events[..5])
             .await
             .expect("insert");
 

@@ -7,6 +7,7 @@
 //! - [`accounts`] and [`password`]: users, roles and argon2id hashes.
 //! - [`audit`]: the audit log of every mutating action.
 //! - [`history`]: runs and persisted engine events, with filters and paging.
+//! - [`journal`]: the action journal of a run, written before an input is acknowledged.
 //! - [`charts`]: what a detail page charts and lists, read back from the history and
 //!   reduced by the engines' series functions.
 //! - [`runtime`]: the task that drives the engines on the simulated clock, persists their
@@ -20,6 +21,7 @@ pub mod charts;
 pub mod db;
 pub mod error;
 pub mod history;
+pub mod journal;
 pub mod password;
 pub mod runtime;
 pub mod telemetry;

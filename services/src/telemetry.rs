@@ -10,3 +10,5 @@ pub const CLOCK_LAG_MS: &str = "switchyard_clock_lag_ms";
 pub const SIM_TIME_MS: &str = "switchyard_sim_time_ms";
 /// Counter: HTTP requests served, by method and status.
 pub const HTTP_REQUESTS: &str = "switchyard_http_requests_total";
+/// Counter: inputs journaled (durable before they were acknowledged).
+pub const JOURNAL_ENTRIES: &str = "switchyard_journal_entries_total";

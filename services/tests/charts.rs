@@ -23,10 +23,10 @@ async fn stored_run() -> (tempfile::TempDir, sqlx::SqlitePool, i64) {
     let mut sim = Simulation::new(&scenario, 42);
     sim.schedule(actions);
     let events = sim.advance_to(SimTime::from_mins(180));
-    let run = history::create_run(&pool, "demo", 42)
+    let run = history::create_run(&pool, "demo", 42, None)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    history::insert_events(&pool, run.id, &events)
+    history::insert_events(&pool, run.id, 0, &events)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     (dir, pool, run.id)

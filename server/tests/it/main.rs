@@ -4,8 +4,8 @@
 //!
 //! `common` starts the router on a temp SQLite file; `router` (sign-in, gate, roles, audit,
 //! export, health, metrics, the LHC and LMS actions), `gslb`, `autoscale` and `dns` (the
-//! ADNS responder over real sockets) drive it; `simulate`, `simulate_pinned` and `shutdown` (SIGTERM
-//! with live streams open) run the real binary.
+//! ADNS responder over real sockets) drive it; `simulate`, `simulate_pinned`, `shutdown` (SIGTERM
+//! with live streams open) and `durable` (kill -9, then resume) run the real binary.
 
 // The router embeds the whole UI's view types (as in the binary, see server/src/main.rs).
 #![recursion_limit = "512"]
@@ -14,6 +14,7 @@ mod common;
 
 mod autoscale;
 mod dns;
+mod durable;
 mod gslb;
 mod router;
 mod shutdown;

@@ -4,24 +4,26 @@
 //! [`RuntimeHandle`] only: commands over a channel, status through a `watch`, so nothing on a
 //! request path waits for the engines to compute.
 
+pub mod inputs;
 pub mod pacing;
+mod resume;
+mod task;
 pub mod writer;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use engine::{Action, EngineId, Event, Scenario, SimTime, Simulation, Speed, TimedAction};
+use engine::{Action, Event, Scenario, Simulation, Speed, TimedAction};
 use serde::Serialize;
 use sqlx::SqlitePool;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
-use tokio::task::JoinHandle;
-use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::error::{Result, ServiceError};
 use crate::history::{self, Run};
-use crate::telemetry;
-use pacing::Pacer;
+use crate::journal::AuditRow;
+use inputs::Played;
+pub use resume::resume;
 
 /// Wall-clock period of the runtime's ticks.
 pub const TICK: Duration = Duration::from_millis(100);
@@ -57,30 +59,59 @@ pub struct ClockStatus {
     pub next_due_ms: Option<u64>,
 }
 
-enum Command {
-    SetSpeed {
-        speed: Speed,
-        actor: String,
-        reply: oneshot::Sender<ClockStatus>,
-    },
-    Step {
-        actor: String,
-        reply: oneshot::Sender<ClockStatus>,
-    },
-    Apply {
-        action: Action,
-        actor: String,
-        reply: oneshot::Sender<std::result::Result<Vec<Event>, engine::ActionError>>,
-    },
-    Query(QueryJob),
-    ResolveDns {
+/// An input that changes the run; the task journals it before answering.
+enum Input {
+    Action(Action),
+    Speed(Speed),
+    Step,
+    Dns {
         domain: String,
         client: std::net::IpAddr,
-        reply: oneshot::Sender<engine::gslb::views::ResolutionView>,
     },
+}
+
+enum Command {
+    Input {
+        input: Input,
+        actor: Option<String>,
+        audit: Option<AuditRow>,
+        reply: oneshot::Sender<Result<(Played, ClockStatus)>>,
+    },
+    Query(QueryJob),
     Shutdown {
         reply: oneshot::Sender<()>,
     },
+}
+
+/// The audit row of the request being served, written by the runtime in the same transaction
+/// as the journal entry of the first input the request makes (see [`RuntimeHandle::audited`]).
+#[derive(Debug)]
+pub struct PendingAudit {
+    row: Mutex<Option<AuditRow>>,
+}
+
+impl PendingAudit {
+    /// The row to write with the first journaled input.
+    pub fn new(row: AuditRow) -> Arc<PendingAudit> {
+        Arc::new(PendingAudit {
+            row: Mutex::new(Some(row)),
+        })
+    }
+
+    /// Whether the row was written already (with a journal entry).
+    pub fn written(&self) -> bool {
+        self.row.lock().map(|r| r.is_none()).unwrap_or(true)
+    }
+
+    fn take(&self) -> Option<AuditRow> {
+        self.row.lock().ok().and_then(|mut r| r.take())
+    }
+
+    fn put_back(&self, row: AuditRow) {
+        if let Ok(mut slot) = self.row.lock() {
+            *slot = Some(row);
+        }
+    }
 }
 
 /// A read-only look at the simulation, run on the runtime task between ticks.
@@ -94,6 +125,7 @@ pub struct RuntimeHandle {
     live: broadcast::Sender<Arc<Event>>,
     run: Arc<Run>,
     stopping: Arc<watch::Sender<bool>>,
+    audit: Option<Arc<PendingAudit>>,
 }
 
 impl std::fmt::Debug for RuntimeHandle {
@@ -134,34 +166,55 @@ impl RuntimeHandle {
         answer.await.map_err(|_| ServiceError::RuntimeGone)
     }
 
-    /// Changes the speed (recorded as a `clock.speed_changed` event by `actor`).
-    pub async fn set_speed(&self, speed: Speed, actor: &str) -> Result<ClockStatus> {
-        let actor = actor.to_owned();
-        self.ask(|reply| Command::SetSpeed {
-            speed,
-            actor,
+    /// A handle whose inputs carry `audit`: the first input that changes the run writes that
+    /// audit row in the same transaction as its journal entry, so an acknowledged action is
+    /// both durable and accountable. The app's `audited` wrapper uses it.
+    pub fn audited(&self, audit: Arc<PendingAudit>) -> RuntimeHandle {
+        RuntimeHandle {
+            audit: Some(audit),
+            ..self.clone()
+        }
+    }
+
+    async fn input(&self, input: Input, actor: Option<&str>) -> Result<(Played, ClockStatus)> {
+        let audit = self.audit.as_ref().and_then(|a| a.take());
+        let (reply, answer) = oneshot::channel();
+        let command = Command::Input {
+            input,
+            actor: actor.map(str::to_owned),
+            audit: audit.clone(),
             reply,
-        })
-        .await
+        };
+        let outcome = match self.commands.send(command).await {
+            Ok(()) => answer.await.unwrap_or(Err(ServiceError::RuntimeGone)),
+            Err(_) => Err(ServiceError::RuntimeGone),
+        };
+        if let (Err(_), Some(row), Some(pending)) = (&outcome, audit, &self.audit) {
+            // Not journaled: the request's own audit row (with the refusal) is still due.
+            pending.put_back(row);
+        }
+        outcome
+    }
+
+    /// Changes the speed (recorded as a `clock.speed_changed` event by `actor`). Journaled
+    /// before it returns.
+    pub async fn set_speed(&self, speed: Speed, actor: &str) -> Result<ClockStatus> {
+        Ok(self.input(Input::Speed(speed), Some(actor)).await?.1)
     }
 
     /// Advances to the next instant at which anything is due (recorded as `clock.stepped`).
+    /// Journaled before it returns.
     pub async fn step(&self, actor: &str) -> Result<ClockStatus> {
-        let actor = actor.to_owned();
-        self.ask(|reply| Command::Step { actor, reply }).await
+        Ok(self.input(Input::Step, Some(actor)).await?.1)
     }
 
-    /// Applies an operator action now. A refused action changes nothing and says why.
+    /// Applies an operator action now. A refused action changes nothing and says why; an
+    /// accepted one is journaled before this returns.
     pub async fn apply(&self, action: impl Into<Action>, actor: &str) -> Result<Vec<Event>> {
-        let action = action.into();
-        let actor = actor.to_owned();
-        self.ask(|reply| Command::Apply {
-            action,
-            actor,
-            reply,
-        })
-        .await?
-        .map_err(ServiceError::from)
+        let (played, _) = self
+            .input(Input::Action(action.into()), Some(actor))
+            .await?;
+        Ok(played.events)
     }
 
     /// Reads the simulation's state with `look` (engine views, paged listings). It runs on the
@@ -180,20 +233,21 @@ impl RuntimeHandle {
     }
 
     /// Answers a DNS query from the live GSLB topology (the ADNS responder). The engine
-    /// advances its round robin and logs the answer; the `adns.answered` events reach the
-    /// history at the next tick.
+    /// advances its round robin and logs the answer; the query is journaled (it changes the
+    /// run) and the `adns.answered` events reach the history at the next tick.
     pub async fn resolve_dns(
         &self,
         domain: &str,
         client: std::net::IpAddr,
     ) -> Result<engine::gslb::views::ResolutionView> {
-        let domain = domain.to_owned();
-        self.ask(|reply| Command::ResolveDns {
-            domain,
+        let input = Input::Dns {
+            domain: domain.to_owned(),
             client,
-            reply,
-        })
-        .await
+        };
+        let (played, _) = self.input(input, None).await?;
+        played
+            .resolution
+            .ok_or_else(|| ServiceError::Internal("a DNS query gave no answer".into()))
     }
 
     /// Announces that the process is stopping: live streams ([`RuntimeHandle::stopping`])
@@ -221,8 +275,9 @@ impl RuntimeHandle {
     }
 }
 
-/// Starts a new run of `scenario` with `seed`: records the run, spawns the runtime and the
-/// persistence task, and returns the handle.
+/// Starts a new run of `scenario` with `seed`: records the run (with `scenario_toml`, the
+/// text it came from, when known), spawns the runtime and the persistence task, and returns
+/// the handle.
 pub async fn start(
     pool: SqlitePool,
     scenario: &Scenario,
@@ -230,228 +285,9 @@ pub async fn start(
     actions: Vec<TimedAction>,
     speed: Speed,
 ) -> Result<RuntimeHandle> {
-    let run = history::create_run(&pool, &scenario.scenario.name, seed).await?;
+    let run = history::create_run(&pool, &scenario.scenario.name, seed, None).await?;
+    history::set_start_speed(&pool, run.id, speed).await?;
     let mut sim = Simulation::new(scenario, seed);
     sim.schedule(actions);
-
-    let (persist_tx, persist_rx) = mpsc::channel(PERSIST_QUEUE);
-    let writer = tokio::spawn(writer::run(pool, run.id, persist_rx));
-    let (commands, command_rx) = mpsc::channel(64);
-    let (live, _) = broadcast::channel(LIVE_BUFFER);
-    let initial = ClockStatus {
-        run_id: run.id,
-        scenario: run.scenario.clone(),
-        t_ms: 0,
-        speed,
-        events_total: 0,
-        per_engine: BTreeMap::new(),
-        lag_ms: 0,
-        next_due_ms: None,
-    };
-    let (status_tx, status) = watch::channel(initial.clone());
-    let task = Task {
-        sim,
-        speed,
-        pacer: Pacer::default(),
-        persist: Some(persist_tx),
-        writer: Some(writer),
-        live: live.clone(),
-        status: status_tx,
-        snapshot: initial,
-    };
-    tokio::spawn(task.run(command_rx));
-    Ok(RuntimeHandle {
-        commands,
-        status,
-        live,
-        run: Arc::new(run),
-        stopping: Arc::new(watch::channel(false).0),
-    })
-}
-
-struct Task {
-    sim: Simulation,
-    speed: Speed,
-    pacer: Pacer,
-    persist: Option<mpsc::Sender<Vec<Event>>>,
-    writer: Option<JoinHandle<()>>,
-    live: broadcast::Sender<Arc<Event>>,
-    status: watch::Sender<ClockStatus>,
-    snapshot: ClockStatus,
-}
-
-impl Task {
-    async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
-        let mut ticker = tokio::time::interval(TICK);
-        ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        let mut last = Instant::now();
-        loop {
-            tokio::select! {
-                command = commands.recv() => match command {
-                    Some(Command::Shutdown { reply }) => {
-                        self.stop().await;
-                        let _ = reply.send(());
-                        return;
-                    }
-                    Some(command) => self.handle(command).await,
-                    None => {
-                        self.stop().await;
-                        return;
-                    }
-                },
-                scheduled = ticker.tick() => {
-                    let now = Instant::now();
-                    let lag = now.saturating_duration_since(scheduled);
-                    let wall = now.saturating_duration_since(last);
-                    last = now;
-                    self.tick(wall).await;
-                    self.snapshot.lag_ms = u64::try_from(lag.as_millis()).unwrap_or(u64::MAX);
-                    metrics::gauge!(telemetry::CLOCK_LAG_MS).set(lag.as_secs_f64() * 1000.0);
-                    self.publish_status();
-                }
-            }
-        }
-    }
-
-    async fn tick(&mut self, wall: Duration) {
-        match self.speed {
-            // Work already due (e.g. DNS answers logged while paused) is still written out;
-            // the clock does not move.
-            Speed::Paused => {
-                let now = self.sim.now();
-                if self.sim.next_due().is_some_and(|t| t <= now) {
-                    let events = self.sim.advance_to(now);
-                    self.emit(events).await;
-                }
-            }
-            Speed::Max => {
-                let started = Instant::now();
-                let mut events = Vec::new();
-                while started.elapsed() < MAX_SPEED_BUDGET && events.len() < MAX_SPEED_EVENTS {
-                    let now = self.sim.now().as_millis();
-                    let target = self
-                        .sim
-                        .next_due()
-                        .map_or(now.saturating_add(IDLE_JUMP), SimTime::as_millis)
-                        .max(now.saturating_add(1));
-                    events.extend(self.sim.advance_to(SimTime(target)));
-                }
-                self.emit(events).await;
-            }
-            speed => {
-                let factor = speed.factor().unwrap_or(1);
-                let ms = self.pacer.advance(wall, factor);
-                if ms > 0 {
-                    let target = self.sim.now().as_millis().saturating_add(ms);
-                    let events = self.sim.advance_to(SimTime(target));
-                    self.emit(events).await;
-                }
-            }
-        }
-    }
-
-    async fn handle(&mut self, command: Command) {
-        match command {
-            Command::SetSpeed {
-                speed,
-                actor,
-                reply,
-            } => {
-                let from = self.speed;
-                self.speed = speed;
-                self.pacer.reset();
-                let event = self.clock_event(
-                    "clock.speed_changed",
-                    serde_json::json!({"from": from, "to": speed, "reason": "operator action"}),
-                    &actor,
-                );
-                self.emit(vec![event]).await;
-                self.publish_status();
-                let _ = reply.send(self.snapshot.clone());
-            }
-            Command::Step { actor, reply } => {
-                let from = self.sim.now().as_millis();
-                let mut events = self.sim.step_to_next();
-                let to = self.sim.now().as_millis();
-                events.push(self.clock_event(
-                    "clock.stepped",
-                    serde_json::json!({"from_ms": from, "to_ms": to, "reason": "operator action"}),
-                    &actor,
-                ));
-                self.emit(events).await;
-                self.publish_status();
-                let _ = reply.send(self.snapshot.clone());
-            }
-            Command::Apply {
-                action,
-                actor,
-                reply,
-            } => {
-                let outcome = self.sim.apply_now(action, Some(actor));
-                if let Ok(events) = &outcome {
-                    self.emit(events.clone()).await;
-                    self.publish_status();
-                }
-                let _ = reply.send(outcome);
-            }
-            Command::Query(job) => job(&self.sim),
-            Command::ResolveDns {
-                domain,
-                client,
-                reply,
-            } => {
-                let _ = reply.send(self.sim.resolve_dns(&domain, client));
-            }
-            Command::Shutdown { reply } => {
-                self.stop().await;
-                let _ = reply.send(());
-            }
-        }
-    }
-
-    fn clock_event(&self, kind: &str, details: serde_json::Value, actor: &str) -> Event {
-        Event::new(self.sim.now(), EngineId::Core, "clock", kind, details)
-            .with_actor(Some(actor.to_owned()))
-    }
-
-    async fn emit(&mut self, events: Vec<Event>) {
-        if events.is_empty() {
-            return;
-        }
-        for e in &events {
-            *self
-                .snapshot
-                .per_engine
-                .entry(e.engine.as_str().to_owned())
-                .or_default() += 1;
-            // No live subscriber is fine: the send result only says whether anyone listened.
-            let _ = self.live.send(Arc::new(e.clone()));
-        }
-        self.snapshot.events_total += events.len() as u64;
-        if let Some(persist) = &self.persist {
-            // Awaiting here is the back-pressure that keeps `max` speed within what the
-            // database can take.
-            if persist.send(events).await.is_err() {
-                tracing::error!("persistence task is gone; events are no longer stored");
-            }
-        }
-    }
-
-    fn publish_status(&mut self) {
-        self.snapshot.t_ms = self.sim.now().as_millis();
-        self.snapshot.speed = self.speed;
-        self.snapshot.next_due_ms = self.sim.next_due().map(SimTime::as_millis);
-        metrics::gauge!(telemetry::SIM_TIME_MS).set(self.snapshot.t_ms as f64);
-        self.status.send_replace(self.snapshot.clone());
-    }
-
-    async fn stop(&mut self) {
-        self.speed = Speed::Paused;
-        self.persist = None;
-        if let Some(writer) = self.writer.take() {
-            if let Err(e) = writer.await {
-                tracing::error!(error = %e, "persistence task failed");
-            }
-        }
-    }
+    task::spawn(pool, run, sim, speed, task::Resumed::default()).await
 }

@@ -1,5 +1,7 @@
 //! The persistence task: gathers event batches from the runtime and writes them in one
-//! transaction per flush (at most [`FLUSH_ROWS`] rows or every [`FLUSH_EVERY`]).
+//! transaction per flush (at most [`FLUSH_ROWS`] rows or every [`FLUSH_EVERY`]). It numbers
+//! the events of the run in the order they arrive (`seq`), so that the same event produced
+//! again by a resumed run is recognised and stored once.
 
 use std::time::Duration;
 
@@ -16,8 +18,15 @@ pub const FLUSH_ROWS: usize = 5_000;
 /// ...or this long after the first row of the flush arrived.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 
-/// Runs until every sender is dropped, then flushes what is left and returns.
-pub async fn run(pool: SqlitePool, run_id: i64, mut batches: mpsc::Receiver<Vec<Event>>) {
+/// Runs until every sender is dropped, then flushes what is left and returns. The first
+/// event received is the run's event number `first_seq`.
+pub async fn run(
+    pool: SqlitePool,
+    run_id: i64,
+    first_seq: u64,
+    mut batches: mpsc::Receiver<Vec<Event>>,
+) {
+    let mut next_seq = first_seq;
     let mut pending: Vec<Event> = Vec::new();
     while let Some(first) = batches.recv().await {
         pending.extend(first);
@@ -33,19 +42,21 @@ pub async fn run(pool: SqlitePool, run_id: i64, mut batches: mpsc::Receiver<Vec<
                 Err(_elapsed) => break,
             }
         }
-        flush(&pool, run_id, &mut pending).await;
+        flush(&pool, run_id, &mut next_seq, &mut pending).await;
         if closed {
             break;
         }
     }
-    flush(&pool, run_id, &mut pending).await;
+    flush(&pool, run_id, &mut next_seq, &mut pending).await;
 }
 
-async fn flush(pool: &SqlitePool, run_id: i64, pending: &mut Vec<Event>) {
+async fn flush(pool: &SqlitePool, run_id: i64, next_seq: &mut u64, pending: &mut Vec<Event>) {
     if pending.is_empty() {
         return;
     }
-    match history::insert_events(pool, run_id, pending).await {
+    let first = *next_seq;
+    *next_seq += pending.len() as u64;
+    match history::insert_events(pool, run_id, first, pending).await {
         Ok(()) => metrics::counter!(telemetry::EVENTS_PERSISTED).increment(pending.len() as u64),
         Err(e) => {
             metrics::counter!(telemetry::PERSIST_ERRORS).increment(1);

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, missing_docs)]
 
+pub mod process;
+
 use axum::body::Body;
 use axum::http::{header, Request, Response};
 use axum::Router;

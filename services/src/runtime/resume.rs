@@ -1,0 +1,123 @@
+//! Resuming an unfinished run: the run's start is rebuilt from its scenario and seed, its
+//! journal replayed through the same code path as the live inputs ([`super::inputs::play`]),
+//! then the clock is advanced to the latest stored event. Events the replay produces again
+//! are numbered as the first time; those not yet stored (the last moments before a crash)
+//! are written, the others are not written twice.
+
+use std::collections::BTreeMap;
+
+use engine::{Event, Scenario, SimTime, Simulation, Speed};
+use sqlx::SqlitePool;
+
+use super::inputs;
+use super::task::{self, Resumed};
+use super::RuntimeHandle;
+use crate::error::{Result, ServiceError};
+use crate::history::{self, Run};
+use crate::journal::{self, Entry, Journaled};
+
+/// What a replay rebuilt.
+struct Replayed {
+    sim: Simulation,
+    /// Events produced in all (the `seq` of the next one).
+    events: u64,
+    per_engine: BTreeMap<String, u64>,
+    /// Produced events not stored yet, from `first_missing` on.
+    missing: Vec<Event>,
+    first_missing: u64,
+    /// The speed the last speed change left (if any).
+    speed: Option<Speed>,
+}
+
+/// Resumes `run` of `scenario` (the scenario it was started with). The clock goes on at the
+/// speed the run had, or at `speed` when given (`--resume paused`).
+pub async fn resume(
+    pool: SqlitePool,
+    scenario: &Scenario,
+    run: Run,
+    start_speed: Speed,
+    speed: Option<Speed>,
+) -> Result<RuntimeHandle> {
+    let entries = journal::read(&pool, run.id, 0).await?;
+    let (stored_seq, stored_t) = history::stored_extent(&pool, run.id).await?;
+    let journaled = entries.len() as u64;
+    let scenario = scenario.clone();
+    // Seed stored by its bit pattern (see `history::create_run`).
+    let seed = run.seed as u64;
+    let replayed = tokio::task::spawn_blocking(move || {
+        replay(&scenario, seed, &entries, stored_seq, stored_t.unwrap_or(0))
+    })
+    .await
+    .map_err(|e| ServiceError::Internal(format!("replay failed: {e}")))??;
+    history::insert_events(&pool, run.id, replayed.first_missing, &replayed.missing).await?;
+    tracing::info!(
+        run = run.id,
+        journal = journaled,
+        events = replayed.events,
+        restored = replayed.missing.len(),
+        t_ms = replayed.sim.now().as_millis(),
+        "run resumed"
+    );
+    let speed = speed.or(replayed.speed).unwrap_or(start_speed);
+    let resumed = Resumed {
+        events: replayed.events,
+        per_engine: replayed.per_engine,
+        journal: journaled,
+    };
+    task::spawn(pool, run, replayed.sim, speed, resumed).await
+}
+
+fn replay(
+    scenario: &Scenario,
+    seed: u64,
+    entries: &[Journaled],
+    stored_seq: Option<u64>,
+    stored_t: u64,
+) -> Result<Replayed> {
+    let first_missing = stored_seq.map_or(0, |s| s + 1);
+    let mut out = Replayed {
+        sim: Simulation::new(scenario, seed),
+        events: 0,
+        per_engine: BTreeMap::new(),
+        missing: Vec::new(),
+        first_missing,
+        speed: None,
+    };
+    for entry in entries {
+        let caught_up = out.sim.advance_to(SimTime(entry.t_ms));
+        out.take(caught_up);
+        let (due, played) = inputs::play(&mut out.sim, &entry.entry, entry.actor.as_deref());
+        out.take(due);
+        let played = played.map_err(|e| {
+            ServiceError::invalid(
+                "journal",
+                format!(
+                    "journal entry {} (t = {} ms) no longer applies: {e}; start with --new-run",
+                    entry.seq, entry.t_ms
+                ),
+            )
+        })?;
+        out.take(played.events);
+        if let Entry::Speed { to, .. } = entry.entry {
+            out.speed = Some(to);
+        }
+    }
+    let rest = out.sim.advance_to(SimTime(stored_t));
+    out.take(rest);
+    Ok(out)
+}
+
+impl Replayed {
+    fn take(&mut self, events: Vec<Event>) {
+        for e in events {
+            *self
+                .per_engine
+                .entry(e.engine.as_str().to_owned())
+                .or_default() += 1;
+            if self.events >= self.first_missing {
+                self.missing.push(e);
+            }
+            self.events += 1;
+        }
+    }
+}

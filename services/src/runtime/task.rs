@@ -1,0 +1,286 @@
+//! The runtime task: owns the simulation, ticks the clock, journals every input before
+//! answering it, and hands events to the persistence task and to live views.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use engine::{Event, SimTime, Simulation, Speed};
+use sqlx::{SqliteConnection, SqlitePool};
+use tokio::sync::{broadcast, mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio::time::{Instant, MissedTickBehavior};
+
+use super::inputs::{self, Played};
+use super::pacing::Pacer;
+use super::{
+    writer, ClockStatus, Command, Input, RuntimeHandle, IDLE_JUMP, LIVE_BUFFER, MAX_SPEED_BUDGET,
+    MAX_SPEED_EVENTS, PERSIST_QUEUE, TICK,
+};
+use crate::error::{Result, ServiceError};
+use crate::history::Run;
+use crate::journal::{self, AuditRow, Entry, Journaled};
+use crate::{db, telemetry};
+
+/// Where a resumed run stands (all zero for a new run).
+#[derive(Debug, Default, Clone)]
+pub(super) struct Resumed {
+    /// Events the run has produced so far (the `seq` of the next one).
+    pub events: u64,
+    /// Events per engine so far.
+    pub per_engine: BTreeMap<String, u64>,
+    /// Journal entries so far (the `seq` of the next one).
+    pub journal: u64,
+}
+
+/// Spawns the persistence task and the runtime task for `run` on `sim`.
+pub(super) async fn spawn(
+    pool: SqlitePool,
+    run: Run,
+    sim: Simulation,
+    speed: Speed,
+    resumed: Resumed,
+) -> Result<RuntimeHandle> {
+    let journal = db::journal_connection(&pool).await?;
+    let (persist_tx, persist_rx) = mpsc::channel(PERSIST_QUEUE);
+    let writer = tokio::spawn(writer::run(pool, run.id, resumed.events, persist_rx));
+    let (commands, command_rx) = mpsc::channel(64);
+    let (live, _) = broadcast::channel(LIVE_BUFFER);
+    let status = ClockStatus {
+        run_id: run.id,
+        scenario: run.scenario.clone(),
+        t_ms: sim.now().as_millis(),
+        speed,
+        events_total: resumed.events,
+        per_engine: resumed.per_engine,
+        lag_ms: 0,
+        next_due_ms: sim.next_due().map(SimTime::as_millis),
+    };
+    let (status_tx, status_rx) = watch::channel(status.clone());
+    let task = Task {
+        sim,
+        speed,
+        pacer: Pacer::default(),
+        run_id: run.id,
+        journal,
+        journal_seq: resumed.journal,
+        halted: None,
+        persist: Some(persist_tx),
+        writer: Some(writer),
+        live: live.clone(),
+        status: status_tx,
+        snapshot: status,
+    };
+    tokio::spawn(task.run(command_rx));
+    Ok(RuntimeHandle {
+        commands,
+        status: status_rx,
+        live,
+        run: Arc::new(run),
+        stopping: Arc::new(watch::channel(false).0),
+        audit: None,
+    })
+}
+
+struct Task {
+    sim: Simulation,
+    speed: Speed,
+    pacer: Pacer,
+    run_id: i64,
+    /// The journal's own connection (durable commits, see `db::journal_connection`).
+    journal: SqliteConnection,
+    journal_seq: u64,
+    /// Set when a journal write failed: the simulation holds an input the journal does not,
+    /// so the run stops taking inputs (a restart resumes from what was journaled).
+    halted: Option<String>,
+    persist: Option<mpsc::Sender<Vec<Event>>>,
+    writer: Option<JoinHandle<()>>,
+    live: broadcast::Sender<Arc<Event>>,
+    status: watch::Sender<ClockStatus>,
+    snapshot: ClockStatus,
+}
+
+impl Task {
+    async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        let mut ticker = tokio::time::interval(TICK);
+        ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut last = Instant::now();
+        loop {
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(Command::Shutdown { reply }) => {
+                        self.stop().await;
+                        let _ = reply.send(());
+                        return;
+                    }
+                    Some(command) => self.handle(command).await,
+                    None => {
+                        self.stop().await;
+                        return;
+                    }
+                },
+                scheduled = ticker.tick() => {
+                    let now = Instant::now();
+                    let lag = now.saturating_duration_since(scheduled);
+                    let wall = now.saturating_duration_since(last);
+                    last = now;
+                    if self.halted.is_none() {
+                        self.tick(wall).await;
+                    }
+                    self.snapshot.lag_ms = u64::try_from(lag.as_millis()).unwrap_or(u64::MAX);
+                    metrics::gauge!(telemetry::CLOCK_LAG_MS).set(lag.as_secs_f64() * 1000.0);
+                    self.publish_status();
+                }
+            }
+        }
+    }
+
+    async fn tick(&mut self, wall: Duration) {
+        match self.speed {
+            // Work already due (e.g. DNS answers logged while paused) is still written out;
+            // the clock does not move.
+            Speed::Paused => {
+                let now = self.sim.now();
+                if self.sim.next_due().is_some_and(|t| t <= now) {
+                    let events = self.sim.advance_to(now);
+                    self.emit(events).await;
+                }
+            }
+            Speed::Max => {
+                let started = Instant::now();
+                let mut events = Vec::new();
+                while started.elapsed() < MAX_SPEED_BUDGET && events.len() < MAX_SPEED_EVENTS {
+                    let now = self.sim.now().as_millis();
+                    let target = self
+                        .sim
+                        .next_due()
+                        .map_or(now.saturating_add(IDLE_JUMP), SimTime::as_millis)
+                        .max(now.saturating_add(1));
+                    events.extend(self.sim.advance_to(SimTime(target)));
+                }
+                self.emit(events).await;
+            }
+            speed => {
+                let factor = speed.factor().unwrap_or(1);
+                let ms = self.pacer.advance(wall, factor);
+                if ms > 0 {
+                    let target = self.sim.now().as_millis().saturating_add(ms);
+                    let events = self.sim.advance_to(SimTime(target));
+                    self.emit(events).await;
+                }
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Input {
+                input,
+                actor,
+                audit,
+                reply,
+            } => {
+                let outcome = self.input(input, actor, audit).await;
+                let _ = reply.send(outcome);
+            }
+            Command::Query(job) => job(&self.sim),
+            Command::Shutdown { reply } => {
+                self.stop().await;
+                let _ = reply.send(());
+            }
+        }
+    }
+
+    /// Plays an input, journals it (with the request's audit row) and only then emits its
+    /// events and answers: an answer means the input is durable.
+    async fn input(
+        &mut self,
+        input: Input,
+        actor: Option<String>,
+        audit: Option<AuditRow>,
+    ) -> Result<(Played, ClockStatus)> {
+        if let Some(why) = &self.halted {
+            return Err(ServiceError::Internal(why.clone()));
+        }
+        let entry = match input {
+            Input::Action(action) => Entry::Action(action),
+            Input::Speed(to) => Entry::Speed {
+                from: self.speed,
+                to,
+            },
+            Input::Step => Entry::Step,
+            Input::Dns { domain, client } => Entry::Dns { domain, client },
+        };
+        // The instant it takes effect: where the clock stands (a step starts from there).
+        let t_ms = self.sim.now().as_millis();
+        let (due, outcome) = inputs::play(&mut self.sim, &entry, actor.as_deref());
+        self.emit(due).await;
+        let played = outcome.map_err(ServiceError::from)?;
+        let row = Journaled {
+            seq: self.journal_seq,
+            t_ms,
+            entry,
+            actor,
+        };
+        if let Err(e) = journal::append(&mut self.journal, self.run_id, &row, audit.as_ref()).await
+        {
+            let why = format!(
+                "the run's journal could not be written ({e}); the run takes no more inputs: restart the console to resume it from what was journaled"
+            );
+            tracing::error!(run = self.run_id, seq = row.seq, "{why}");
+            self.halted = Some(why);
+            self.speed = Speed::Paused;
+            return Err(e);
+        }
+        self.journal_seq += 1;
+        metrics::counter!(telemetry::JOURNAL_ENTRIES).increment(1);
+        if let Entry::Speed { to, .. } = row.entry {
+            self.speed = to;
+            self.pacer.reset();
+        }
+        self.emit(played.events.clone()).await;
+        self.publish_status();
+        Ok((played, self.snapshot.clone()))
+    }
+
+    async fn emit(&mut self, events: Vec<Event>) {
+        if events.is_empty() {
+            return;
+        }
+        for e in &events {
+            *self
+                .snapshot
+                .per_engine
+                .entry(e.engine.as_str().to_owned())
+                .or_default() += 1;
+            // No live subscriber is fine: the send result only says whether anyone listened.
+            let _ = self.live.send(Arc::new(e.clone()));
+        }
+        self.snapshot.events_total += events.len() as u64;
+        if let Some(persist) = &self.persist {
+            // Awaiting here is the back-pressure that keeps `max` speed within what the
+            // database can take.
+            if persist.send(events).await.is_err() {
+                tracing::error!("persistence task is gone; events are no longer stored");
+            }
+        }
+    }
+
+    fn publish_status(&mut self) {
+        self.snapshot.t_ms = self.sim.now().as_millis();
+        self.snapshot.speed = self.speed;
+        self.snapshot.next_due_ms = self.sim.next_due().map(SimTime::as_millis);
+        metrics::gauge!(telemetry::SIM_TIME_MS).set(self.snapshot.t_ms as f64);
+        self.status.send_replace(self.snapshot.clone());
+    }
+
+    async fn stop(&mut self) {
+        self.speed = Speed::Paused;
+        self.persist = None;
+        if let Some(writer) = self.writer.take() {
+            if let Err(e) = writer.await {
+                tracing::error!(error = %e, "persistence task failed");
+            }
+        }
+    }
+}

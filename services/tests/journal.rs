@@ -1,0 +1,223 @@
+//! Durable runs against a real SQLite file: every acknowledged input is in the journal (with
+//! its audit row) before the answer, and a resumed run stores exactly the event log an
+//! uninterrupted run stores.
+
+use engine::{CoreAction, Scenario, Speed};
+use services::history;
+use services::journal::{self, AuditRow, Entry};
+use services::runtime::{self, PendingAudit, RuntimeHandle};
+use sqlx::SqlitePool;
+
+const DEMO: &str = include_str!("../../scenarios/demo.toml");
+
+async fn db(dir: &tempfile::TempDir, name: &str) -> SqlitePool {
+    let url = format!("sqlite://{}", dir.path().join(name).display());
+    services::db::connect(&url).await.expect("db")
+}
+
+fn demo() -> Scenario {
+    Scenario::from_toml_str(DEMO, "demo.toml").expect("demo")
+}
+
+/// Every stored event of the run, in `seq` order, as comparable text.
+async fn log(pool: &SqlitePool, run_id: i64) -> Vec<String> {
+    let rows: Vec<(i64, i64, String, String, String, String, Option<String>)> = sqlx::query_as(
+        "SELECT seq, t_ms, engine, subject, kind, details, actor FROM events WHERE run_id = ? ORDER BY seq",
+    )
+    .bind(run_id)
+    .fetch_all(pool)
+    .await
+    .expect("events");
+    rows.into_iter().map(|r| format!("{r:?}")).collect()
+}
+
+/// The first half of the inputs: steps, a note, a heartbeat change.
+async fn first_half(rt: &RuntimeHandle) {
+    for _ in 0..40 {
+        rt.step("olga").await.expect("step");
+    }
+    rt.apply(
+        CoreAction::Note {
+            text: "before the crash".into(),
+        },
+        "olga",
+    )
+    .await
+    .expect("note");
+    for _ in 0..40 {
+        rt.step("olga").await.expect("step");
+    }
+}
+
+/// The second half: more steps and a note.
+async fn second_half(rt: &RuntimeHandle) {
+    rt.apply(
+        CoreAction::Note {
+            text: "after the crash".into(),
+        },
+        "olga",
+    )
+    .await
+    .expect("note");
+    for _ in 0..60 {
+        rt.step("olga").await.expect("step");
+    }
+}
+
+#[tokio::test]
+async fn an_acknowledged_input_is_journaled_with_its_audit_row_and_a_refused_one_is_not() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pool = db(&dir, "j.db").await;
+    let rt = runtime::start(pool.clone(), &demo(), 42, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    let run = rt.run().id;
+    let pending = PendingAudit::new(AuditRow {
+        actor: "olga".into(),
+        action: "timeline.note".into(),
+        arguments: serde_json::json!({"text": "hello"}),
+    });
+    let scoped = rt.audited(pending.clone());
+    rt.step("olga").await.expect("step");
+    let refused = scoped
+        .apply(
+            CoreAction::HeartbeatPause {
+                heartbeat: "no-such-heartbeat".into(),
+            },
+            "olga",
+        )
+        .await;
+    assert!(refused.is_err());
+    assert!(
+        !pending.written(),
+        "a refused input writes no audit row of its own"
+    );
+    scoped
+        .apply(
+            CoreAction::Note {
+                text: "hello".into(),
+            },
+            "olga",
+        )
+        .await
+        .expect("note");
+    assert!(pending.written(), "the row went with the journal entry");
+
+    // Answered, so already durable: read from the database, not from the runtime.
+    let entries = journal::read(&pool, run, 0).await.expect("journal");
+    let kinds: Vec<&str> = entries.iter().map(|e| e.entry.kind()).collect();
+    assert_eq!(kinds, ["step", "action"]);
+    assert_eq!(entries[1].actor.as_deref(), Some("olga"));
+    assert_eq!(
+        entries[1].entry,
+        Entry::Action(
+            CoreAction::Note {
+                text: "hello".into()
+            }
+            .into()
+        )
+    );
+    assert!(entries[1].t_ms >= entries[0].t_ms);
+    let audit: Vec<(String, String, String)> =
+        sqlx::query_as("SELECT actor, action, outcome FROM audit_log ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .expect("audit");
+    assert_eq!(
+        audit,
+        [("olga".into(), "timeline.note".into(), "ok".into())],
+        "one row, written with the entry"
+    );
+    rt.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_resumed_run_stores_the_log_of_an_uninterrupted_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = demo();
+
+    // Uninterrupted.
+    let straight = db(&dir, "straight.db").await;
+    let rt = runtime::start(straight.clone(), &scenario, 42, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    first_half(&rt).await;
+    second_half(&rt).await;
+    rt.shutdown().await;
+    let want = log(&straight, rt.run().id).await;
+    assert!(want.len() > 200, "a run worth comparing: {}", want.len());
+
+    // Interrupted: the process stops after the first half and the last events it produced
+    // never reached the disk; then the run is resumed and goes on.
+    let crashed = db(&dir, "crashed.db").await;
+    let rt = runtime::start(crashed.clone(), &scenario, 42, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    let run_id = rt.run().id;
+    first_half(&rt).await;
+    rt.shutdown().await;
+    let stored = log(&crashed, run_id).await.len();
+    sqlx::query("DELETE FROM events WHERE run_id = ? AND seq >= ?")
+        .bind(run_id)
+        .bind(i64::try_from(stored).expect("count") - 37)
+        .execute(&crashed)
+        .await
+        .expect("lose the tail");
+
+    let (run, start_speed) = history::unfinished_run(&crashed)
+        .await
+        .expect("runs")
+        .expect("an unfinished run");
+    assert_eq!(run.id, run_id);
+    assert_eq!(start_speed.as_deref(), Some("paused"));
+    let rt = runtime::resume(crashed.clone(), &scenario, run, Speed::Paused, None)
+        .await
+        .expect("resume");
+    assert_eq!(
+        rt.status().events_total as usize,
+        stored,
+        "the lost tail is rebuilt"
+    );
+    second_half(&rt).await;
+    rt.shutdown().await;
+    assert_eq!(log(&crashed, run_id).await, want);
+}
+
+#[tokio::test]
+async fn a_journal_row_that_does_not_decode_names_the_run_and_the_row() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pool = db(&dir, "bad.db").await;
+    let rt = runtime::start(pool.clone(), &demo(), 42, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    let run_id = rt.run().id;
+    rt.step("olga").await.expect("step");
+    rt.apply(CoreAction::Note { text: "x".into() }, "olga")
+        .await
+        .expect("note");
+    rt.shutdown().await;
+    sqlx::query("UPDATE journal SET entry = '{\"kind\":\"warp\"}' WHERE run_id = ? AND seq = 1")
+        .bind(run_id)
+        .execute(&pool)
+        .await
+        .expect("hand edit");
+    let (run, _) = history::unfinished_run(&pool)
+        .await
+        .expect("runs")
+        .expect("unfinished");
+    let err = runtime::resume(pool.clone(), &demo(), run, Speed::Paused, None)
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        err.contains(&format!("run {run_id}: journal entry 1 cannot be read")),
+        "{err}"
+    );
+    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM journal WHERE run_id = ?")
+        .bind(run_id)
+        .fetch_one(&pool)
+        .await
+        .expect("count");
+    assert_eq!(rows, 2, "nothing is deleted");
+}
