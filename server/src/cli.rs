@@ -80,6 +80,11 @@ pub struct ServeArgs {
     /// its history stays).
     #[arg(long, env = "SWITCHYARD_NEW_RUN")]
     pub new_run: bool,
+    /// Simulated time between two snapshots of the run (`30m`, `1h`, ...); one is also taken
+    /// at the start and at shutdown. A resume restores the latest and replays the journal
+    /// after it.
+    #[arg(long, env = "SWITCHYARD_SNAPSHOT_EVERY", default_value = "1h", value_parser = parse_snapshot_every)]
+    pub snapshot_every: engine::SimDuration,
     /// How a resumed run's clock goes on: at the speed it had (`as-it-was`) or `paused`.
     #[arg(
         long,
@@ -88,6 +93,14 @@ pub struct ServeArgs {
         default_value = "as-it-was"
     )]
     pub resume: ResumeClock,
+}
+
+fn parse_snapshot_every(s: &str) -> Result<engine::SimDuration, String> {
+    match engine::parse_duration(s) {
+        Ok(d) if d.as_millis() >= 60_000 => Ok(d),
+        Ok(_) => Err("at least 1m (a snapshot per simulated minute)".into()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// How a resumed run's clock goes on.

@@ -195,6 +195,9 @@ async fn open_run(
     seed: u64,
     speed: engine::Speed,
 ) -> Result<(runtime::RuntimeHandle, bool), StartError> {
+    let options = runtime::RuntimeOptions {
+        snapshot_every: args.snapshot_every,
+    };
     let unfinished = if args.new_run {
         None
     } else {
@@ -213,7 +216,7 @@ async fn open_run(
             ResumeClock::Paused => Some(engine::Speed::Paused),
         };
         let id = run.id;
-        let handle = runtime::resume(pool.clone(), scenario, run, start_speed, clock)
+        let handle = runtime::resume(pool.clone(), scenario, run, start_speed, clock, options)
             .await
             .map_err(|e| {
                 StartError::Resume(format!(
@@ -223,7 +226,8 @@ async fn open_run(
         return Ok((handle, true));
     }
     history::end_unfinished_runs(pool).await?;
-    let handle = runtime::start(pool.clone(), scenario, seed, Vec::new(), speed).await?;
+    let handle =
+        runtime::start_with(pool.clone(), scenario, seed, Vec::new(), speed, options).await?;
     Ok((handle, false))
 }
 

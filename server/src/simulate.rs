@@ -132,7 +132,7 @@ pub fn run_inner(args: &SimulateArgs, out: &mut impl Write) -> Result<(), Failur
 /// Records a headless run through the same persistence task as the server.
 struct Recorder {
     runtime: tokio::runtime::Runtime,
-    batches: Option<tokio::sync::mpsc::Sender<Vec<engine::Event>>>,
+    batches: Option<tokio::sync::mpsc::Sender<services::runtime::writer::Persist>>,
     writer: Option<tokio::task::JoinHandle<()>>,
 }
 
@@ -165,7 +165,7 @@ impl Recorder {
             return Ok(());
         };
         self.runtime
-            .block_on(batches.send(events))
+            .block_on(batches.send(services::runtime::writer::Persist::Events(events)))
             .map_err(|_| Failure::Database("the persistence task stopped".into()))
     }
 

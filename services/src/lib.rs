@@ -8,6 +8,7 @@
 //! - [`audit`]: the audit log of every mutating action.
 //! - [`history`]: runs and persisted engine events, with filters and paging.
 //! - [`journal`]: the action journal of a run, written before an input is acknowledged.
+//! - [`snapshots`]: stored snapshots of a run's simulation, for resuming and looking back.
 //! - [`charts`]: what a detail page charts and lists, read back from the history and
 //!   reduced by the engines' series functions.
 //! - [`runtime`]: the task that drives the engines on the simulated clock, persists their
@@ -24,6 +25,7 @@ pub mod history;
 pub mod journal;
 pub mod password;
 pub mod runtime;
+pub mod snapshots;
 pub mod telemetry;
 pub mod throttle;
 

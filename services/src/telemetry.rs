@@ -12,3 +12,5 @@ pub const SIM_TIME_MS: &str = "switchyard_sim_time_ms";
 pub const HTTP_REQUESTS: &str = "switchyard_http_requests_total";
 /// Counter: inputs journaled (durable before they were acknowledged).
 pub const JOURNAL_ENTRIES: &str = "switchyard_journal_entries_total";
+/// Counter: snapshots of the simulation stored.
+pub const SNAPSHOTS_WRITTEN: &str = "switchyard_snapshots_written_total";

@@ -19,9 +19,12 @@ fn demo() -> Scenario {
     Scenario::from_toml_str(DEMO, "demo.toml").expect("demo")
 }
 
+/// A stored event: seq, t_ms, engine, subject, kind, details, actor.
+type EventRow = (i64, i64, String, String, String, String, Option<String>);
+
 /// Every stored event of the run, in `seq` order, as comparable text.
 async fn log(pool: &SqlitePool, run_id: i64) -> Vec<String> {
-    let rows: Vec<(i64, i64, String, String, String, String, Option<String>)> = sqlx::query_as(
+    let rows: Vec<EventRow> = sqlx::query_as(
         "SELECT seq, t_ms, engine, subject, kind, details, actor FROM events WHERE run_id = ? ORDER BY seq",
     )
     .bind(run_id)
@@ -157,12 +160,20 @@ async fn a_resumed_run_stores_the_log_of_an_uninterrupted_run() {
     first_half(&rt).await;
     rt.shutdown().await;
     let stored = log(&crashed, run_id).await.len();
+    // What a crash loses: the last events and the snapshots stored after them.
+    let kept = i64::try_from(stored).expect("count") - 37;
     sqlx::query("DELETE FROM events WHERE run_id = ? AND seq >= ?")
         .bind(run_id)
-        .bind(i64::try_from(stored).expect("count") - 37)
+        .bind(kept)
         .execute(&crashed)
         .await
         .expect("lose the tail");
+    sqlx::query("DELETE FROM snapshots WHERE run_id = ? AND event_seq > ?")
+        .bind(run_id)
+        .bind(kept)
+        .execute(&crashed)
+        .await
+        .expect("lose the later snapshots");
 
     let (run, start_speed) = history::unfinished_run(&crashed)
         .await
@@ -170,9 +181,16 @@ async fn a_resumed_run_stores_the_log_of_an_uninterrupted_run() {
         .expect("an unfinished run");
     assert_eq!(run.id, run_id);
     assert_eq!(start_speed.as_deref(), Some("paused"));
-    let rt = runtime::resume(crashed.clone(), &scenario, run, Speed::Paused, None)
-        .await
-        .expect("resume");
+    let rt = runtime::resume(
+        crashed.clone(),
+        &scenario,
+        run,
+        Speed::Paused,
+        None,
+        Default::default(),
+    )
+    .await
+    .expect("resume");
     assert_eq!(
         rt.status().events_total as usize,
         stored,
@@ -196,6 +214,12 @@ async fn a_journal_row_that_does_not_decode_names_the_run_and_the_row() {
         .await
         .expect("note");
     rt.shutdown().await;
+    // Resume from the start's snapshot, so that the journal is read from its first entry.
+    sqlx::query("DELETE FROM snapshots WHERE run_id = ? AND journal_seq > 0")
+        .bind(run_id)
+        .execute(&pool)
+        .await
+        .expect("only the start's snapshot");
     sqlx::query("UPDATE journal SET entry = '{\"kind\":\"warp\"}' WHERE run_id = ? AND seq = 1")
         .bind(run_id)
         .execute(&pool)
@@ -205,11 +229,18 @@ async fn a_journal_row_that_does_not_decode_names_the_run_and_the_row() {
         .await
         .expect("runs")
         .expect("unfinished");
-    let err = runtime::resume(pool.clone(), &demo(), run, Speed::Paused, None)
-        .await
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
+    let err = runtime::resume(
+        pool.clone(),
+        &demo(),
+        run,
+        Speed::Paused,
+        None,
+        Default::default(),
+    )
+    .await
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
     assert!(
         err.contains(&format!("run {run_id}: journal entry 1 cannot be read")),
         "{err}"
@@ -220,4 +251,119 @@ async fn a_journal_row_that_does_not_decode_names_the_run_and_the_row() {
         .await
         .expect("count");
     assert_eq!(rows, 2, "nothing is deleted");
+}
+
+#[tokio::test]
+async fn a_run_resumes_from_its_latest_snapshot_and_the_journal_after_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = demo();
+    let options = runtime::RuntimeOptions {
+        snapshot_every: engine::SimDuration::from_mins(1),
+    };
+
+    let straight = db(&dir, "straight.db").await;
+    let rt = runtime::start_with(
+        straight.clone(),
+        &scenario,
+        42,
+        Vec::new(),
+        Speed::Paused,
+        options,
+    )
+    .await
+    .expect("start");
+    first_half(&rt).await;
+    second_half(&rt).await;
+    rt.shutdown().await;
+    let want = log(&straight, rt.run().id).await;
+
+    let crashed = db(&dir, "crashed.db").await;
+    let rt = runtime::start_with(
+        crashed.clone(),
+        &scenario,
+        42,
+        Vec::new(),
+        Speed::Paused,
+        options,
+    )
+    .await
+    .expect("start");
+    let run_id = rt.run().id;
+    first_half(&rt).await;
+    // Let a tick or two take their snapshots, then stop.
+    tokio::time::sleep(std::time::Duration::from_millis(350)).await;
+    rt.shutdown().await;
+    let snapshots: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM snapshots WHERE run_id = ?")
+        .bind(run_id)
+        .fetch_one(&crashed)
+        .await
+        .expect("count");
+    assert!(
+        snapshots >= 2,
+        "one at the start and one at shutdown: {snapshots}"
+    );
+    // The journal before the latest snapshot is not needed: without it, a resume that
+    // started from the run's start instead of the snapshot would fail.
+    sqlx::query(
+        "DELETE FROM journal WHERE run_id = ?1 AND seq < (SELECT MAX(journal_seq) FROM snapshots WHERE run_id = ?1)",
+    )
+    .bind(run_id)
+    .execute(&crashed)
+    .await
+    .expect("drop the journal before the snapshot");
+    let (run, _) = history::unfinished_run(&crashed)
+        .await
+        .expect("runs")
+        .expect("unfinished");
+    let rt = runtime::resume(
+        crashed.clone(),
+        &scenario,
+        run,
+        Speed::Paused,
+        None,
+        options,
+    )
+    .await
+    .expect("resume");
+    second_half(&rt).await;
+    rt.shutdown().await;
+    assert_eq!(log(&crashed, run_id).await, want);
+}
+
+#[tokio::test]
+async fn a_snapshot_of_another_format_names_the_run_and_the_row() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pool = db(&dir, "format.db").await;
+    let rt = runtime::start(pool.clone(), &demo(), 42, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    let run_id = rt.run().id;
+    rt.step("olga").await.expect("step");
+    rt.shutdown().await;
+    // Another build's format: the version bytes follow the 8-byte magic.
+    sqlx::query(
+        "UPDATE snapshots SET bytes = substr(bytes, 1, 8) || x'63000000' || substr(bytes, 13) WHERE run_id = ?",
+    )
+    .bind(run_id)
+    .execute(&pool)
+    .await
+    .expect("hand edit");
+    let (run, _) = history::unfinished_run(&pool)
+        .await
+        .expect("runs")
+        .expect("unfinished");
+    let err = runtime::resume(
+        pool.clone(),
+        &demo(),
+        run,
+        Speed::Paused,
+        None,
+        Default::default(),
+    )
+    .await
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(err.contains(&format!("run {run_id}: snapshot")), "{err}");
+    assert!(err.contains("snapshot format 99"), "{err}");
 }

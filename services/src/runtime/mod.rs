@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use engine::{Action, Event, Scenario, Simulation, Speed, TimedAction};
+use engine::{Action, Event, Scenario, SimDuration, Simulation, Speed, TimedAction};
 use serde::Serialize;
 use sqlx::SqlitePool;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
@@ -275,9 +275,25 @@ impl RuntimeHandle {
     }
 }
 
-/// Starts a new run of `scenario` with `seed`: records the run (with `scenario_toml`, the
-/// text it came from, when known), spawns the runtime and the persistence task, and returns
-/// the handle.
+/// How the runtime keeps a run durable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuntimeOptions {
+    /// Simulated time between two snapshots (one is also taken at the start and at shutdown).
+    pub snapshot_every: SimDuration,
+}
+
+impl Default for RuntimeOptions {
+    fn default() -> Self {
+        RuntimeOptions {
+            snapshot_every: DEFAULT_SNAPSHOT_EVERY,
+        }
+    }
+}
+
+/// Default of [`RuntimeOptions::snapshot_every`]: one simulated hour.
+pub const DEFAULT_SNAPSHOT_EVERY: SimDuration = SimDuration::from_mins(60);
+
+/// [`start_with`] and the default options.
 pub async fn start(
     pool: SqlitePool,
     scenario: &Scenario,
@@ -285,9 +301,30 @@ pub async fn start(
     actions: Vec<TimedAction>,
     speed: Speed,
 ) -> Result<RuntimeHandle> {
+    start_with(
+        pool,
+        scenario,
+        seed,
+        actions,
+        speed,
+        RuntimeOptions::default(),
+    )
+    .await
+}
+
+/// Starts a new run of `scenario` with `seed`: records the run, spawns the runtime and the
+/// persistence task, and returns the handle.
+pub async fn start_with(
+    pool: SqlitePool,
+    scenario: &Scenario,
+    seed: u64,
+    actions: Vec<TimedAction>,
+    speed: Speed,
+    options: RuntimeOptions,
+) -> Result<RuntimeHandle> {
     let run = history::create_run(&pool, &scenario.scenario.name, seed, None).await?;
     history::set_start_speed(&pool, run.id, speed).await?;
     let mut sim = Simulation::new(scenario, seed);
     sim.schedule(actions);
-    task::spawn(pool, run, sim, speed, task::Resumed::default()).await
+    task::spawn(pool, run, sim, speed, task::Resumed::default(), options).await
 }

@@ -1,6 +1,7 @@
-//! Resuming an unfinished run: the run's start is rebuilt from its scenario and seed, its
-//! journal replayed through the same code path as the live inputs ([`super::inputs::play`]),
-//! then the clock is advanced to the latest stored event. Events the replay produces again
+//! Resuming an unfinished run: the latest snapshot of the run is restored (or, without one,
+//! its start rebuilt from the scenario and seed), the journal after it replayed through the
+//! same code path as the live inputs ([`super::inputs::play`]), then the clock is advanced
+//! to the latest stored event. Events the replay produces again
 //! are numbered as the first time; those not yet stored (the last moments before a crash)
 //! are written, the others are not written twice.
 
@@ -11,10 +12,11 @@ use sqlx::SqlitePool;
 
 use super::inputs;
 use super::task::{self, Resumed};
-use super::RuntimeHandle;
+use super::{RuntimeHandle, RuntimeOptions};
 use crate::error::{Result, ServiceError};
 use crate::history::{self, Run};
 use crate::journal::{self, Entry, Journaled};
+use crate::snapshots::{self, Restored};
 
 /// What a replay rebuilt.
 struct Replayed {
@@ -37,15 +39,25 @@ pub async fn resume(
     run: Run,
     start_speed: Speed,
     speed: Option<Speed>,
+    options: RuntimeOptions,
 ) -> Result<RuntimeHandle> {
-    let entries = journal::read(&pool, run.id, 0).await?;
+    let from = match snapshots::latest(&pool, run.id, None).await? {
+        Some(restored) => restored,
+        None => Restored {
+            id: 0,
+            // Seed stored by its bit pattern (see `history::create_run`).
+            sim: Simulation::new(scenario, run.seed as u64),
+            journal_seq: 0,
+            event_seq: 0,
+            per_engine: BTreeMap::new(),
+            speed: None,
+        },
+    };
+    let entries = journal::read(&pool, run.id, from.journal_seq).await?;
     let (stored_seq, stored_t) = history::stored_extent(&pool, run.id).await?;
-    let journaled = entries.len() as u64;
-    let scenario = scenario.clone();
-    // Seed stored by its bit pattern (see `history::create_run`).
-    let seed = run.seed as u64;
+    let journaled = from.journal_seq + entries.len() as u64;
     let replayed = tokio::task::spawn_blocking(move || {
-        replay(&scenario, seed, &entries, stored_seq, stored_t.unwrap_or(0))
+        replay(from, &entries, stored_seq, stored_t.unwrap_or(0))
     })
     .await
     .map_err(|e| ServiceError::Internal(format!("replay failed: {e}")))??;
@@ -64,24 +76,24 @@ pub async fn resume(
         per_engine: replayed.per_engine,
         journal: journaled,
     };
-    task::spawn(pool, run, replayed.sim, speed, resumed).await
+    task::spawn(pool, run, replayed.sim, speed, resumed, options).await
 }
 
+/// Replays `entries` (the journal after the snapshot `from`) and advances to `stored_t`.
 fn replay(
-    scenario: &Scenario,
-    seed: u64,
+    from: Restored,
     entries: &[Journaled],
     stored_seq: Option<u64>,
     stored_t: u64,
 ) -> Result<Replayed> {
     let first_missing = stored_seq.map_or(0, |s| s + 1);
     let mut out = Replayed {
-        sim: Simulation::new(scenario, seed),
-        events: 0,
-        per_engine: BTreeMap::new(),
+        sim: from.sim,
+        events: from.event_seq,
+        per_engine: from.per_engine,
         missing: Vec::new(),
         first_missing,
-        speed: None,
+        speed: from.speed,
     };
     for entry in entries {
         let caught_up = out.sim.advance_to(SimTime(entry.t_ms));

@@ -13,13 +13,15 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use super::inputs::{self, Played};
 use super::pacing::Pacer;
+use super::writer::{self, Persist};
 use super::{
-    writer, ClockStatus, Command, Input, RuntimeHandle, IDLE_JUMP, LIVE_BUFFER, MAX_SPEED_BUDGET,
-    MAX_SPEED_EVENTS, PERSIST_QUEUE, TICK,
+    ClockStatus, Command, Input, RuntimeHandle, RuntimeOptions, IDLE_JUMP, LIVE_BUFFER,
+    MAX_SPEED_BUDGET, MAX_SPEED_EVENTS, PERSIST_QUEUE, TICK,
 };
 use crate::error::{Result, ServiceError};
 use crate::history::Run;
 use crate::journal::{self, AuditRow, Entry, Journaled};
+use crate::snapshots::SnapshotRow;
 use crate::{db, telemetry};
 
 /// Where a resumed run stands (all zero for a new run).
@@ -40,8 +42,10 @@ pub(super) async fn spawn(
     sim: Simulation,
     speed: Speed,
     resumed: Resumed,
+    options: RuntimeOptions,
 ) -> Result<RuntimeHandle> {
     let journal = db::journal_connection(&pool).await?;
+    let sim_now = sim.now().as_millis();
     let (persist_tx, persist_rx) = mpsc::channel(PERSIST_QUEUE);
     let writer = tokio::spawn(writer::run(pool, run.id, resumed.events, persist_rx));
     let (commands, command_rx) = mpsc::channel(64);
@@ -65,6 +69,14 @@ pub(super) async fn spawn(
         journal,
         journal_seq: resumed.journal,
         halted: None,
+        snapshot_every: options.snapshot_every.as_millis().max(1),
+        // A new run is snapshotted before its first input (t = 0); a resumed one after the
+        // interval.
+        next_snapshot_ms: if resumed.events == 0 && resumed.journal == 0 {
+            0
+        } else {
+            sim_now.saturating_add(options.snapshot_every.as_millis())
+        },
         persist: Some(persist_tx),
         writer: Some(writer),
         live: live.clone(),
@@ -93,7 +105,11 @@ struct Task {
     /// Set when a journal write failed: the simulation holds an input the journal does not,
     /// so the run stops taking inputs (a restart resumes from what was journaled).
     halted: Option<String>,
-    persist: Option<mpsc::Sender<Vec<Event>>>,
+    /// Simulated milliseconds between snapshots.
+    snapshot_every: u64,
+    /// The simulated instant from which the next snapshot is due.
+    next_snapshot_ms: u64,
+    persist: Option<mpsc::Sender<Persist>>,
     writer: Option<JoinHandle<()>>,
     live: broadcast::Sender<Arc<Event>>,
     status: watch::Sender<ClockStatus>,
@@ -105,6 +121,10 @@ impl Task {
         let mut ticker = tokio::time::interval(TICK);
         ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let mut last = Instant::now();
+        if self.next_snapshot_ms == 0 {
+            // A new run: its start is snapshotted before any input.
+            self.take_snapshot().await;
+        }
         loop {
             tokio::select! {
                 command = commands.recv() => match command {
@@ -126,6 +146,9 @@ impl Task {
                     last = now;
                     if self.halted.is_none() {
                         self.tick(wall).await;
+                        if self.sim.now().as_millis() >= self.next_snapshot_ms {
+                            self.take_snapshot().await;
+                        }
                     }
                     self.snapshot.lag_ms = u64::try_from(lag.as_millis()).unwrap_or(u64::MAX);
                     metrics::gauge!(telemetry::CLOCK_LAG_MS).set(lag.as_secs_f64() * 1000.0);
@@ -260,7 +283,7 @@ impl Task {
         if let Some(persist) = &self.persist {
             // Awaiting here is the back-pressure that keeps `max` speed within what the
             // database can take.
-            if persist.send(events).await.is_err() {
+            if persist.send(Persist::Events(events)).await.is_err() {
                 tracing::error!("persistence task is gone; events are no longer stored");
             }
         }
@@ -274,7 +297,33 @@ impl Task {
         self.status.send_replace(self.snapshot.clone());
     }
 
+    /// Hands a snapshot of the simulation as it stands to the persistence task (stored after
+    /// every event before it).
+    async fn take_snapshot(&mut self) {
+        let row = SnapshotRow::take(
+            &self.sim,
+            self.journal_seq,
+            self.snapshot.events_total,
+            &self.snapshot.per_engine,
+            self.speed,
+        );
+        self.next_snapshot_ms = row.t_ms.saturating_add(self.snapshot_every);
+        if let Some(persist) = &self.persist {
+            if persist
+                .send(Persist::Snapshot(Box::new(row)))
+                .await
+                .is_err()
+            {
+                tracing::error!("persistence task is gone; snapshots are no longer stored");
+            }
+        }
+    }
+
     async fn stop(&mut self) {
+        if self.halted.is_none() && self.persist.is_some() {
+            // The speed it had, so that a resume goes on as it was.
+            self.take_snapshot().await;
+        }
         self.speed = Speed::Paused;
         self.persist = None;
         if let Some(writer) = self.writer.take() {
