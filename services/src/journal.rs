@@ -127,30 +127,31 @@ pub struct AuditRow {
     pub arguments: serde_json::Value,
 }
 
-/// Appends `entry` to run `run_id`'s journal at `seq`, with `audit` (outcome `ok`) in the same
-/// transaction. Returns once the transaction is committed on `conn`, whose `synchronous`
-/// setting decides how durable that is (see [`crate::db::journal_connection`]).
+/// Appends `entries` (consecutive `seq`s) to run `run_id`'s journal, with `audit` (outcome
+/// `ok`) in the same transaction. Returns once the transaction is committed on `conn`, whose
+/// `synchronous` setting decides how durable that is (see [`crate::db::journal_connection`]).
 pub async fn append(
     conn: &mut SqliteConnection,
     run_id: i64,
-    entry: &Journaled,
+    entries: &[Journaled],
     audit: Option<&AuditRow>,
 ) -> Result<()> {
-    let text = entry.entry.encode()?;
     let mut tx = sqlx::Connection::begin(conn).await?;
     let at = now_text();
-    sqlx::query(
-        "INSERT INTO journal (run_id, seq, t_ms, kind, entry, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(run_id)
-    .bind(to_i64(entry.seq))
-    .bind(to_i64(entry.t_ms))
-    .bind(entry.entry.kind())
-    .bind(text)
-    .bind(entry.actor.as_deref())
-    .bind(&at)
-    .execute(&mut *tx)
-    .await?;
+    for entry in entries {
+        sqlx::query(
+            "INSERT INTO journal (run_id, seq, t_ms, kind, entry, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(run_id)
+        .bind(to_i64(entry.seq))
+        .bind(to_i64(entry.t_ms))
+        .bind(entry.entry.kind())
+        .bind(entry.entry.encode()?)
+        .bind(entry.actor.as_deref())
+        .bind(&at)
+        .execute(&mut *tx)
+        .await?;
+    }
     if let Some(audit) = audit {
         sqlx::query(
             "INSERT INTO audit_log (at, actor, action, arguments, outcome) VALUES (?, ?, ?, ?, 'ok')",

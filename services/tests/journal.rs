@@ -34,10 +34,22 @@ async fn log(pool: &SqlitePool, run_id: i64) -> Vec<String> {
     rows.into_iter().map(|r| format!("{r:?}")).collect()
 }
 
-/// The first half of the inputs: steps, a note, a heartbeat change.
+/// DNS queries from a few clients (each one moves the GSLB round robin).
+async fn queries(rt: &RuntimeHandle, n: u8) {
+    for i in 0..n {
+        rt.resolve_dns("apps.example.com", std::net::IpAddr::from([10, 0, 0, i]))
+            .await
+            .expect("answer");
+    }
+}
+
+/// The first half of the inputs: steps, DNS queries, a note.
 async fn first_half(rt: &RuntimeHandle) {
-    for _ in 0..40 {
+    for i in 0..40 {
         rt.step("olga").await.expect("step");
+        if i % 10 == 3 {
+            queries(rt, 5).await;
+        }
     }
     rt.apply(
         CoreAction::Note {
@@ -52,8 +64,9 @@ async fn first_half(rt: &RuntimeHandle) {
     }
 }
 
-/// The second half: more steps and a note.
+/// The second half: a note, DNS queries, more steps.
 async fn second_half(rt: &RuntimeHandle) {
+    queries(rt, 7).await;
     rt.apply(
         CoreAction::Note {
             text: "after the crash".into(),

@@ -69,6 +69,7 @@ pub(super) async fn spawn(
         journal,
         journal_seq: resumed.journal,
         halted: None,
+        dns_pending: Vec::new(),
         snapshot_every: options.snapshot_every.as_millis().max(1),
         // A new run is snapshotted before its first input (t = 0); a resumed one after the
         // interval.
@@ -105,6 +106,8 @@ struct Task {
     /// Set when a journal write failed: the simulation holds an input the journal does not,
     /// so the run stops taking inputs (a restart resumes from what was journaled).
     halted: Option<String>,
+    /// DNS queries answered and not yet journaled (see `input`).
+    dns_pending: Vec<Journaled>,
     /// Simulated milliseconds between snapshots.
     snapshot_every: u64,
     /// The simulated instant from which the next snapshot is due.
@@ -245,19 +248,22 @@ impl Task {
             entry,
             actor,
         };
-        if let Err(e) = journal::append(&mut self.journal, self.run_id, &row, audit.as_ref()).await
-        {
-            let why = format!(
-                "the run's journal could not be written ({e}); the run takes no more inputs: restart the console to resume it from what was journaled"
-            );
-            tracing::error!(run = self.run_id, seq = row.seq, "{why}");
-            self.halted = Some(why);
-            self.speed = Speed::Paused;
-            return Err(e);
-        }
         self.journal_seq += 1;
-        metrics::counter!(telemetry::JOURNAL_ENTRIES).increment(1);
-        if let Entry::Speed { to, .. } = row.entry {
+        let speed = match row.entry {
+            Entry::Speed { to, .. } => Some(to),
+            _ => None,
+        };
+        if matches!(row.entry, Entry::Dns { .. }) {
+            // Group commit: a DNS answer does not wait for the disk. The queries are journaled
+            // (in order) before any event that follows them is handed on, so a stored event
+            // never depends on a query the journal lacks.
+            self.dns_pending.push(row);
+        } else {
+            let mut rows = std::mem::take(&mut self.dns_pending);
+            rows.push(row);
+            self.write_journal(rows, audit.as_ref()).await?;
+        }
+        if let Some(to) = speed {
             self.speed = to;
             self.pacer.reset();
         }
@@ -266,9 +272,39 @@ impl Task {
         Ok((played, self.snapshot.clone()))
     }
 
+    /// Commits `rows` (and `audit`) to the journal. A failure halts the run: the simulation
+    /// holds inputs the journal does not.
+    async fn write_journal(
+        &mut self,
+        rows: Vec<Journaled>,
+        audit: Option<&AuditRow>,
+    ) -> Result<()> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        if let Err(e) = journal::append(&mut self.journal, self.run_id, &rows, audit).await {
+            let why = format!(
+                "the run's journal could not be written ({e}); the run takes no more inputs: restart the console to resume it from what was journaled"
+            );
+            tracing::error!(run = self.run_id, seq = rows[0].seq, "{why}");
+            self.halted = Some(why);
+            self.speed = Speed::Paused;
+            self.persist = None;
+            return Err(e);
+        }
+        metrics::counter!(telemetry::JOURNAL_ENTRIES).increment(rows.len() as u64);
+        Ok(())
+    }
+
     async fn emit(&mut self, events: Vec<Event>) {
         if events.is_empty() {
             return;
+        }
+        if !self.dns_pending.is_empty() {
+            let rows = std::mem::take(&mut self.dns_pending);
+            if self.write_journal(rows, None).await.is_err() {
+                return;
+            }
         }
         for e in &events {
             *self
@@ -300,6 +336,10 @@ impl Task {
     /// Hands a snapshot of the simulation as it stands to the persistence task (stored after
     /// every event before it).
     async fn take_snapshot(&mut self) {
+        let rows = std::mem::take(&mut self.dns_pending);
+        if self.write_journal(rows, None).await.is_err() {
+            return;
+        }
         let row = SnapshotRow::take(
             &self.sim,
             self.journal_seq,
@@ -321,7 +361,8 @@ impl Task {
 
     async fn stop(&mut self) {
         if self.halted.is_none() && self.persist.is_some() {
-            // The speed it had, so that a resume goes on as it was.
+            // The speed it had, so that a resume goes on as it was (and the DNS queries not
+            // journaled yet go first).
             self.take_snapshot().await;
         }
         self.speed = Speed::Paused;
