@@ -8,7 +8,7 @@
 
 use engine::{Action, Speed};
 use serde::{Deserialize, Serialize};
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
 
 use crate::db::now_text;
 use crate::error::{Result, ServiceError};
@@ -127,6 +127,10 @@ pub struct AuditRow {
     pub arguments: serde_json::Value,
 }
 
+/// Rows per multi-row INSERT: 7 bound values each, 28,000 in all, under SQLite's limit of
+/// 32,766 variables.
+const ROWS_PER_STATEMENT: usize = 4_000;
+
 /// Appends `entries` (consecutive `seq`s) to run `run_id`'s journal, with `audit` (outcome
 /// `ok`) in the same transaction. Returns once the transaction is committed on `conn`, whose
 /// `synchronous` setting decides how durable that is (see [`crate::db::journal_connection`]).
@@ -138,19 +142,24 @@ pub async fn append(
 ) -> Result<()> {
     let mut tx = sqlx::Connection::begin(conn).await?;
     let at = now_text();
+    let mut texts = Vec::with_capacity(entries.len());
     for entry in entries {
-        sqlx::query(
-            "INSERT INTO journal (run_id, seq, t_ms, kind, entry, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(run_id)
-        .bind(to_i64(entry.seq))
-        .bind(to_i64(entry.t_ms))
-        .bind(entry.entry.kind())
-        .bind(entry.entry.encode()?)
-        .bind(entry.actor.as_deref())
-        .bind(&at)
-        .execute(&mut *tx)
-        .await?;
+        texts.push(entry.entry.encode()?);
+    }
+    let rows: Vec<(&Journaled, String)> = entries.iter().zip(texts).collect();
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        let mut insert: QueryBuilder<Sqlite> =
+            QueryBuilder::new("INSERT INTO journal (run_id, seq, t_ms, kind, entry, actor, at) ");
+        insert.push_values(chunk, |mut row, (entry, text)| {
+            row.push_bind(run_id)
+                .push_bind(to_i64(entry.seq))
+                .push_bind(to_i64(entry.t_ms))
+                .push_bind(entry.entry.kind())
+                .push_bind(text.clone())
+                .push_bind(entry.actor.clone())
+                .push_bind(at.clone());
+        });
+        insert.build().execute(&mut *tx).await?;
     }
     if let Some(audit) = audit {
         sqlx::query(
