@@ -7,6 +7,12 @@ test("the dashboard clock advances live and the dashboard is kept as an artifact
   await expect.poll(() => clockMs(page), { timeout: 10_000 }).toBeGreaterThan(first);
   await expect(page.locator("#live-feed tbody tr").first()).toBeVisible();
   await expect(page.locator("#engine-counts [data-engine=core] td")).not.toHaveText("0");
+  // Emitted and stored are told apart: stored catches up, never runs ahead.
+  const count = async (row: string) =>
+    Number((await page.locator(`#engine-counts tr.${row} td`).textContent()) ?? "0");
+  await expect.poll(() => count("stored"), { timeout: 10_000 }).toBeGreaterThan(0);
+  const stored = await count("stored");
+  expect(await count("total")).toBeGreaterThanOrEqual(stored);
   const shot = await page.screenshot({ path: "artifacts/dashboard.png", fullPage: true });
   await testInfo.attach("dashboard", { body: shot, contentType: "image/png" });
 });

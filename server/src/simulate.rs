@@ -149,7 +149,13 @@ impl Recorder {
                 let pool = services::db::connect(url).await?;
                 let run = services::history::create_run(&pool, scenario, seed, None).await?;
                 let (tx, rx) = tokio::sync::mpsc::channel(PENDING_CHUNKS);
-                let writer = tokio::spawn(services::runtime::writer::run(pool, run.id, 0, rx));
+                let writer = tokio::spawn(services::runtime::writer::run(
+                    pool,
+                    run.id,
+                    0,
+                    rx,
+                    std::sync::Arc::default(),
+                ));
                 Ok::<_, services::ServiceError>((tx, writer))
             })
             .map_err(|e| Failure::Database(e.to_string()))?;

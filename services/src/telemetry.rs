@@ -1,5 +1,8 @@
 //! Names of the Prometheus metrics this crate records (the exporter lives in `server`).
 
+/// Counter: engine events produced (emitted) by the runtime; compare with
+/// [`EVENTS_PERSISTED`]: the difference is on its way to the disk.
+pub const EVENTS_EMITTED: &str = "switchyard_events_emitted_total";
 /// Counter: engine events written to the database.
 pub const EVENTS_PERSISTED: &str = "switchyard_events_persisted_total";
 /// Counter: event batches that failed to persist (the cause is logged).

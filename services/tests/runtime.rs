@@ -157,3 +157,37 @@ async fn speed_changes_and_actions_are_events_with_their_actor() {
         .iter()
         .any(|r| r.kind == "operator.note" && r.details.contains("hello")));
 }
+
+#[tokio::test]
+async fn the_status_tells_emitted_events_from_stored_ones() {
+    let (_dir, pool, scenario) = setup().await;
+    let rt = runtime::start(pool.clone(), &scenario, 11, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    let mut status = rt.step("tester").await.expect("step");
+    for _ in 0..5 {
+        status = rt.step("tester").await.expect("step");
+    }
+    assert!(
+        status.events_persisted <= status.events_total,
+        "never more stored than emitted: {} > {}",
+        status.events_persisted,
+        status.events_total
+    );
+    // The persistence task flushes within 200 ms; the next tick publishes its count.
+    let mut watch = rt.watch_status();
+    let stored = tokio::time::timeout(
+        Duration::from_secs(5),
+        watch.wait_for(|s| s.events_persisted == s.events_total),
+    )
+    .await
+    .expect("stored within 5 s")
+    .expect("status")
+    .clone();
+    assert_eq!(
+        stored.events_persisted,
+        persisted(&pool, rt.run().id).await as u64,
+        "the stored count is the database's"
+    );
+    rt.shutdown().await;
+}

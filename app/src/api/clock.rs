@@ -20,6 +20,7 @@ impl From<services::runtime::ClockStatus> for ClockView {
             t_ms: s.t_ms,
             speed: s.speed,
             events_total: s.events_total,
+            events_persisted: s.events_persisted,
             per_engine: s.per_engine,
             lag_ms: s.lag_ms,
             next_due_ms: s.next_due_ms,

@@ -35,8 +35,11 @@ pub struct ClockView {
     pub t_ms: u64,
     /// Current speed.
     pub speed: Speed,
-    /// Events produced in this run.
+    /// Events produced (emitted) in this run.
     pub events_total: u64,
+    /// Events of this run stored in the database (at most `events_total`).
+    #[serde(default)]
+    pub events_persisted: u64,
     /// Events produced in this run per engine.
     pub per_engine: BTreeMap<String, u64>,
     /// How late the last runtime tick started (wall ms).

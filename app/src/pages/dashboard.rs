@@ -96,6 +96,10 @@ fn EngineCounts(clock: Signal<Option<ClockView>>) -> impl IntoView {
                         <th>"all"</th>
                         <td class="num">{move || clock.get().map(|c| c.events_total).unwrap_or(0)}</td>
                     </tr>
+                    <tr class="stored" title="Events already written to the database; the rest of the emitted events are on their way">
+                        <th>"stored"</th>
+                        <td class="num">{move || clock.get().map(|c| c.events_persisted).unwrap_or(0)}</td>
+                    </tr>
                 </tbody>
             </table>
             <p class="muted small">

@@ -49,8 +49,11 @@ pub struct ClockStatus {
     pub t_ms: u64,
     /// Current speed.
     pub speed: Speed,
-    /// Events produced in this run.
+    /// Events the engines produced (emitted) in this run.
     pub events_total: u64,
+    /// Events of this run stored in the database: at most `events_total`, the difference
+    /// being on its way to the disk (a crash loses that part, and a resume rebuilds it).
+    pub events_persisted: u64,
     /// Events produced in this run, per engine name.
     pub per_engine: BTreeMap<String, u64>,
     /// How late the last tick started, in wall-clock milliseconds.

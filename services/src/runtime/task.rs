@@ -2,6 +2,7 @@
 //! answering it, and hands events to the persistence task and to live views.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -47,7 +48,15 @@ pub(super) async fn spawn(
     let journal = db::journal_connection(&pool).await?;
     let sim_now = sim.now().as_millis();
     let (persist_tx, persist_rx) = mpsc::channel(PERSIST_QUEUE);
-    let writer = tokio::spawn(writer::run(pool, run.id, resumed.events, persist_rx));
+    // Everything before `resumed.events` is stored (a resume writes what was lost first).
+    let persisted = Arc::new(AtomicU64::new(resumed.events));
+    let writer = tokio::spawn(writer::run(
+        pool,
+        run.id,
+        resumed.events,
+        persist_rx,
+        persisted.clone(),
+    ));
     let (commands, command_rx) = mpsc::channel(64);
     let (live, _) = broadcast::channel(LIVE_BUFFER);
     let status = ClockStatus {
@@ -56,6 +65,7 @@ pub(super) async fn spawn(
         t_ms: sim.now().as_millis(),
         speed,
         events_total: resumed.events,
+        events_persisted: resumed.events,
         per_engine: resumed.per_engine,
         lag_ms: 0,
         next_due_ms: sim.next_due().map(SimTime::as_millis),
@@ -79,6 +89,7 @@ pub(super) async fn spawn(
             sim_now.saturating_add(options.snapshot_every.as_millis())
         },
         persist: Some(persist_tx),
+        persisted,
         writer: Some(writer),
         live: live.clone(),
         status: status_tx,
@@ -113,6 +124,8 @@ struct Task {
     /// The simulated instant from which the next snapshot is due.
     next_snapshot_ms: u64,
     persist: Option<mpsc::Sender<Persist>>,
+    /// Events stored so far, counted by the persistence task.
+    persisted: Arc<AtomicU64>,
     writer: Option<JoinHandle<()>>,
     live: broadcast::Sender<Arc<Event>>,
     status: watch::Sender<ClockStatus>,
@@ -316,6 +329,7 @@ impl Task {
             let _ = self.live.send(Arc::new(e.clone()));
         }
         self.snapshot.events_total += events.len() as u64;
+        metrics::counter!(telemetry::EVENTS_EMITTED).increment(events.len() as u64);
         if let Some(persist) = &self.persist {
             // Awaiting here is the back-pressure that keeps `max` speed within what the
             // database can take.
@@ -329,6 +343,7 @@ impl Task {
         self.snapshot.t_ms = self.sim.now().as_millis();
         self.snapshot.speed = self.speed;
         self.snapshot.next_due_ms = self.sim.next_due().map(SimTime::as_millis);
+        self.snapshot.events_persisted = self.persisted.load(Ordering::Relaxed);
         metrics::gauge!(telemetry::SIM_TIME_MS).set(self.snapshot.t_ms as f64);
         self.status.send_replace(self.snapshot.clone());
     }

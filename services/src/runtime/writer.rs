@@ -4,6 +4,8 @@
 //! again by a resumed run is recognised and stored once. Snapshots travel on the same queue,
 //! so one is stored only after every event that came before it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use engine::Event;
@@ -30,12 +32,14 @@ pub enum Persist {
 }
 
 /// Runs until every sender is dropped, then flushes what is left and returns. The first
-/// event received is the run's event number `first_seq`.
+/// event received is the run's event number `first_seq`; `persisted` counts the events
+/// stored (for the clock status: emitted is not stored).
 pub async fn run(
     pool: SqlitePool,
     run_id: i64,
     first_seq: u64,
     mut batches: mpsc::Receiver<Persist>,
+    persisted: Arc<AtomicU64>,
 ) {
     let mut next_seq = first_seq;
     let mut pending: Vec<Event> = Vec::new();
@@ -58,7 +62,7 @@ pub async fn run(
                 Err(_elapsed) => break,
             }
         }
-        flush(&pool, run_id, &mut next_seq, &mut pending).await;
+        flush(&pool, run_id, &mut next_seq, &mut pending, &persisted).await;
         if let Some(row) = snapshot.take() {
             store_snapshot(&pool, run_id, &row).await;
         }
@@ -66,7 +70,7 @@ pub async fn run(
             break;
         }
     }
-    flush(&pool, run_id, &mut next_seq, &mut pending).await;
+    flush(&pool, run_id, &mut next_seq, &mut pending, &persisted).await;
 }
 
 async fn store_snapshot(pool: &SqlitePool, run_id: i64, row: &SnapshotRow) {
@@ -86,14 +90,23 @@ async fn store_snapshot(pool: &SqlitePool, run_id: i64, row: &SnapshotRow) {
     }
 }
 
-async fn flush(pool: &SqlitePool, run_id: i64, next_seq: &mut u64, pending: &mut Vec<Event>) {
+async fn flush(
+    pool: &SqlitePool,
+    run_id: i64,
+    next_seq: &mut u64,
+    pending: &mut Vec<Event>,
+    persisted: &AtomicU64,
+) {
     if pending.is_empty() {
         return;
     }
     let first = *next_seq;
     *next_seq += pending.len() as u64;
     match history::insert_events(pool, run_id, first, pending).await {
-        Ok(()) => metrics::counter!(telemetry::EVENTS_PERSISTED).increment(pending.len() as u64),
+        Ok(()) => {
+            persisted.fetch_add(pending.len() as u64, Ordering::Relaxed);
+            metrics::counter!(telemetry::EVENTS_PERSISTED).increment(pending.len() as u64);
+        }
         Err(e) => {
             metrics::counter!(telemetry::PERSIST_ERRORS).increment(1);
             tracing::error!(error = %e, rows = pending.len(), "could not persist events");
