@@ -35,6 +35,14 @@ pub enum AppError {
         /// What is allowed.
         message: String,
     },
+    /// A value outside what exists (e.g. an instant outside the run); the valid range is named.
+    #[error("{field}: {message}")]
+    OutOfRange {
+        /// The refused field.
+        field: String,
+        /// The valid range.
+        message: String,
+    },
     /// Already exists.
     #[error("{0}")]
     Conflict(String),
@@ -77,6 +85,7 @@ impl AppError {
             AppError::Unauthorized | AppError::BadCredentials => 401,
             AppError::Forbidden { .. } => 403,
             AppError::Invalid { .. } => 422,
+            AppError::OutOfRange { .. } => 400,
             AppError::Conflict(_) => 409,
             AppError::NotFound(_) => 404,
             AppError::Throttled(_) => 429,
@@ -92,6 +101,7 @@ impl From<services::ServiceError> for AppError {
         use services::ServiceError as E;
         match e {
             E::Invalid { field, message } => AppError::Invalid { field, message },
+            E::OutOfRange { field, message } => AppError::OutOfRange { field, message },
             E::Conflict(m) => AppError::Conflict(m),
             E::NotFound(m) => AppError::NotFound(m),
             E::Throttled { retry_after_s } => AppError::Throttled(retry_after_s),

@@ -23,6 +23,7 @@ pub mod format;
 pub mod ids;
 pub mod model;
 pub mod pages;
+pub mod time_travel;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};

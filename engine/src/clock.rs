@@ -245,9 +245,92 @@ impl FromStr for Speed {
     }
 }
 
+/// Why a text is not an instant (`D+HH:MM:SS`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{input}` is not an instant; write D+HH:MM:SS (days, then hours 00-23, minutes and seconds 00-59, optional .mmm), e.g. 1+06:30:00")]
+pub struct SimTimeParseError {
+    /// The rejected text.
+    pub input: String,
+}
+
+impl FromStr for SimTime {
+    type Err = SimTimeParseError;
+
+    /// Reads the [`Display`](fmt::Display) form `D+HH:MM:SS.mmm`. The milliseconds are
+    /// optional, and the day may be left out (`HH:MM:SS` is day 0); a space stands for the `+`
+    /// too, since a `+` in a URL query reads back as a space.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let fail = || SimTimeParseError {
+            input: s.to_owned(),
+        };
+        let text = s.trim();
+        let (days, clock) = match text.split_once(['+', ' ']) {
+            Some((d, c)) => (parse_digits(d, 9).ok_or_else(fail)?, c),
+            None => (0, text),
+        };
+        let (hms, millis) = match clock.split_once('.') {
+            Some((hms, ms)) if ms.len() == 3 => (hms, parse_digits(ms, 3).ok_or_else(fail)?),
+            Some(_) => return Err(fail()),
+            None => (clock, 0),
+        };
+        let mut parts = hms.split(':');
+        let (Some(h), Some(m), Some(sec), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(fail());
+        };
+        let two = |p: &str, max: u64| {
+            (p.len() == 2)
+                .then(|| parse_digits(p, 2))
+                .flatten()
+                .filter(|v| *v <= max)
+        };
+        let (Some(h), Some(m), Some(sec)) = (two(h, 23), two(m, 59), two(sec, 59)) else {
+            return Err(fail());
+        };
+        Ok(SimTime(
+            days * MS_PER_DAY + h * MS_PER_HOUR + m * MS_PER_MIN + sec * MS_PER_SEC + millis,
+        ))
+    }
+}
+
+/// `text` as a number of at most `max_len` ASCII digits.
+fn parse_digits(text: &str, max_len: usize) -> Option<u64> {
+    if text.is_empty() || text.len() > max_len || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sim_time_reads_its_display_form() {
+        let cases = [
+            ("0+00:00:00", Some(SimTime::ZERO)),
+            ("1+01:01:01.001", Some(SimTime(90_061_001))),
+            ("1 01:01:01", Some(SimTime(90_061_000))),
+            ("12:30:00", Some(SimTime::from_mins(750))),
+            (" 2+00:00:00 ", Some(SimTime(2 * MS_PER_DAY))),
+            ("0+24:00:00", None),
+            ("0+00:60:00", None),
+            ("0+1:00:00", None),
+            ("0+00:00", None),
+            ("0+00:00:00:00", None),
+            ("0+00:00:00.5", None),
+            ("-1+00:00:00", None),
+            ("x+00:00:00", None),
+            ("9999999999+00:00:00", None),
+            ("", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(text.parse::<SimTime>().ok(), want, "{text:?}");
+        }
+        let t = SimTime(123_456_789);
+        assert_eq!(t.to_string().parse::<SimTime>(), Ok(t));
+    }
 
     #[test]
     fn sim_time_display_is_days_plus_clock() {

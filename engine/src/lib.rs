@@ -105,7 +105,7 @@ pub mod step;
 
 pub use action::{Action, ActionError, TimedAction};
 pub use autoscale::{AutoscaleAction, AutoscaleEngine};
-pub use clock::{SimDuration, SimTime, Speed, SpeedParseError};
+pub use clock::{SimDuration, SimTime, SimTimeParseError, Speed, SpeedParseError};
 pub use core::CoreAction;
 pub use duration::{format_duration, parse_duration, DurationError};
 pub use event::{EngineId, EngineIdParseError, Event};

@@ -67,9 +67,13 @@ fn actions_example_fits_the_demo() -> Result<(), ScenarioError> {
 #[test]
 fn demo_round_trips_through_toml() -> Result<(), Box<dyn std::error::Error>> {
     let s = demo()?;
-    let text = toml::to_string(&s)?;
+    let text = s.to_toml_string()?;
     let back = Scenario::from_toml_str(&text, "exported.toml")?;
     assert_eq!(back, s);
+    let seed = include_str!("../../scenarios/autoscale-seed.toml");
+    let seed = Scenario::from_toml_str(seed, "scenarios/autoscale-seed.toml")?;
+    let back = Scenario::from_toml_str(&seed.to_toml_string()?, "exported.toml")?;
+    assert_eq!(back, seed);
     let json = serde_json::to_string(&s)?;
     assert_eq!(serde_json::from_str::<Scenario>(&json)?, s);
     Ok(())

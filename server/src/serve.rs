@@ -92,6 +92,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         runtime: runtime.clone(),
         sign_in_limiter: services::throttle::SignInLimiter::new(),
         scenario: std::sync::Arc::new(scenario.clone()),
+        time_travel: Default::default(),
     };
     let app = router::build(services, router::leptos_options(&args.site_root, args.addr)).await?;
 

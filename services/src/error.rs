@@ -15,6 +15,15 @@ pub enum ServiceError {
         /// What is allowed.
         message: String,
     },
+    /// A value outside what exists (e.g. an instant outside a run): the request is wrong as
+    /// asked (HTTP 400), nothing was read or changed.
+    #[error("{field}: {message}")]
+    OutOfRange {
+        /// The field that is out of range.
+        field: String,
+        /// The valid range.
+        message: String,
+    },
     /// The thing exists already (e.g. a user name).
     #[error("{0}")]
     Conflict(String),

@@ -109,6 +109,42 @@ pub async fn stored_extent(pool: &SqlitePool, run_id: i64) -> Result<(Option<u64
     ))
 }
 
+/// Run `run_id` with the scenario text it was started with (when it was kept).
+pub async fn find_run(pool: &SqlitePool, run_id: i64) -> Result<Option<(Run, Option<String>)>> {
+    let row: Option<(i64, String, i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT id, scenario, seed, started_at, scenario_toml FROM runs WHERE id = ?",
+    )
+    .bind(run_id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|(id, scenario, seed, started_at, text)| {
+        (
+            Run {
+                id,
+                scenario,
+                seed,
+                started_at,
+            },
+            text,
+        )
+    }))
+}
+
+/// The latest simulated instant run `run_id` recorded: its latest stored event, journal
+/// entry or snapshot (0 when it recorded nothing).
+pub async fn recorded_until(pool: &SqlitePool, run_id: i64) -> Result<u64> {
+    let mut latest = 0_i64;
+    for sql in [
+        "SELECT MAX(t_ms) FROM events WHERE run_id = ?",
+        "SELECT MAX(t_ms) FROM journal WHERE run_id = ?",
+        "SELECT MAX(t_ms) FROM snapshots WHERE run_id = ?",
+    ] {
+        let t: Option<i64> = sqlx::query_scalar(sql).bind(run_id).fetch_one(pool).await?;
+        latest = latest.max(t.unwrap_or(0));
+    }
+    Ok(u64::try_from(latest).unwrap_or(0))
+}
+
 /// Every run, newest first.
 pub async fn list_runs(pool: &SqlitePool) -> Result<Vec<Run>> {
     Ok(

@@ -196,11 +196,23 @@ pub struct JournalError {
 /// stops the read with a [`JournalError`] naming it (wrapped as [`ServiceError::Invalid`] on
 /// the `journal` field); nothing is skipped silently.
 pub async fn read(pool: &SqlitePool, run_id: i64, from_seq: u64) -> Result<Vec<Journaled>> {
+    read_until(pool, run_id, from_seq, None).await
+}
+
+/// [`read`], stopped after the entries at `until` (all of them when `None`). Entries are
+/// journaled in time order, so this is a prefix of the journal.
+pub async fn read_until(
+    pool: &SqlitePool,
+    run_id: i64,
+    from_seq: u64,
+    until: Option<engine::SimTime>,
+) -> Result<Vec<Journaled>> {
     let rows: Vec<(i64, i64, String, String, Option<String>)> = sqlx::query_as(
-        "SELECT seq, t_ms, kind, entry, actor FROM journal WHERE run_id = ? AND seq >= ? ORDER BY seq",
+        "SELECT seq, t_ms, kind, entry, actor FROM journal WHERE run_id = ? AND seq >= ? AND t_ms <= ? ORDER BY seq",
     )
     .bind(run_id)
     .bind(to_i64(from_seq))
+    .bind(until.map_or(i64::MAX, |t| to_i64(t.as_millis())))
     .fetch_all(pool)
     .await?;
     let mut out = Vec::with_capacity(rows.len());
@@ -232,15 +244,6 @@ pub async fn read(pool: &SqlitePool, run_id: i64, from_seq: u64) -> Result<Vec<J
         });
     }
     Ok(out)
-}
-
-/// The number of entries of run `run_id` (the `seq` of the next one).
-pub async fn len(pool: &SqlitePool, run_id: i64) -> Result<u64> {
-    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM journal WHERE run_id = ?")
-        .bind(run_id)
-        .fetch_one(pool)
-        .await?;
-    Ok(u64::try_from(n).unwrap_or(0))
 }
 
 #[cfg(test)]

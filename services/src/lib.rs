@@ -13,6 +13,8 @@
 //!   reduced by the engines' series functions.
 //! - [`runtime`]: the task that drives the engines on the simulated clock, persists their
 //!   events in batches and broadcasts them to live views.
+//! - [`time_travel`]: a run's estate at a past instant, rebuilt from a snapshot and the
+//!   journal; pages read the live run or the past through the same [`time_travel::Estate`].
 //! - [`throttle`]: throttling of failed sign-ins per user and per address.
 //! - [`error`]: the one error type of this layer.
 
@@ -28,6 +30,7 @@ pub mod runtime;
 pub mod snapshots;
 pub mod telemetry;
 pub mod throttle;
+pub mod time_travel;
 
 pub use error::ServiceError;
 
@@ -46,4 +49,18 @@ pub struct Services {
     pub sign_in_limiter: throttle::SignInLimiter,
     /// The scenario the runtime was started with (the configured estate).
     pub scenario: Arc<engine::Scenario>,
+    /// Past instants rebuilt for time travel.
+    pub time_travel: time_travel::TimeTravel,
+}
+
+impl Services {
+    /// What a page reads: the live run, or the instant `past` of a run (rebuilt, read-only).
+    pub async fn estate(
+        &self,
+        past: Option<time_travel::PastInstant>,
+    ) -> Result<time_travel::Estate, ServiceError> {
+        self.time_travel
+            .estate(&self.pool, &self.runtime, &self.scenario, past)
+            .await
+    }
 }

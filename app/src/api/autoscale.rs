@@ -28,14 +28,17 @@ pub const MAX_WHAT_IF_HOURS: u32 = engine::autoscale::MAX_WHAT_IF_HOURS;
 
 /// Every group now.
 #[server(endpoint = "autoscale_groups")]
-pub async fn autoscale_groups() -> Result<GroupsPage, AppError> {
+pub async fn autoscale_groups(
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<GroupsPage, AppError> {
     use crate::auth::read_only;
     read_only(
         "autoscale.groups",
         engine::Role::Viewer,
         |services, _| async move {
-            Ok(services
-                .runtime
+            let estate = crate::time_travel::estate(&services, at, run).await?;
+            Ok(estate
                 .query(|sim| GroupsPage {
                     groups: sim.autoscale().groups(),
                     now_ms: sim.now().as_millis(),
@@ -49,13 +52,19 @@ pub async fn autoscale_groups() -> Result<GroupsPage, AppError> {
 /// One group now, the last `minutes` of each zone's timeline (default
 /// [`DEFAULT_WINDOW_MIN`], within [`WINDOW_RANGE`]) and its recent decisions.
 #[server(endpoint = "autoscale_group")]
-pub async fn autoscale_group(group: String, minutes: Option<u32>) -> Result<GroupDetail, AppError> {
+pub async fn autoscale_group(
+    group: String,
+    minutes: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<GroupDetail, AppError> {
     use crate::auth::read_only;
     use engine::autoscale::chart::Timeline;
     read_only(
         "autoscale.group",
         engine::Role::Viewer,
         |services, _| async move {
+            let estate = crate::time_travel::estate(&services, at, run).await?;
             let minutes = minutes.unwrap_or(DEFAULT_WINDOW_MIN);
             let (lo, hi) = WINDOW_RANGE;
             if !(lo..=hi).contains(&minutes) {
@@ -65,8 +74,7 @@ pub async fn autoscale_group(group: String, minutes: Option<u32>) -> Result<Grou
                 ));
             }
             let name = group.trim().to_owned();
-            let found = services
-                .runtime
+            let found = estate
                 .query(move |sim| {
                     let engine = sim.autoscale();
                     engine.group(&name).map(|g| {
@@ -94,9 +102,9 @@ pub async fn autoscale_group(group: String, minutes: Option<u32>) -> Result<Grou
                 .iter()
                 .map(|(zone, line)| Timeline::build(zone, line, &group.params))
                 .collect();
-            let run_id = services.runtime.run().id;
+            let window = estate.window();
             let decisions =
-                services::charts::autoscale::decisions(&services.pool, run_id, &group.name)
+                services::charts::autoscale::decisions(&services.pool, window, &group.name)
                     .await?
                     .into_iter()
                     .map(crate::model::EventRow::from)

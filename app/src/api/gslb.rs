@@ -10,14 +10,14 @@ use crate::model::gslb::{GslbActInput, GslbPage, GslbSiteDetail};
 
 /// The topology now, with the client locations of the resolve panel.
 #[server(endpoint = "gslb_topology")]
-pub async fn gslb_topology() -> Result<GslbPage, AppError> {
+pub async fn gslb_topology(at: Option<String>, run: Option<i64>) -> Result<GslbPage, AppError> {
     use crate::auth::read_only;
     read_only(
         "gslb.topology",
         engine::Role::Viewer,
         |services, _| async move {
-            Ok(services
-                .runtime
+            let estate = crate::time_travel::estate(&services, at, run).await?;
+            Ok(estate
                 .query(|sim| GslbPage {
                     topology: sim.gslb().topology(),
                     locations: sim.gslb().client_locations(),
@@ -31,15 +31,19 @@ pub async fn gslb_topology() -> Result<GslbPage, AppError> {
 
 /// One site: now, its links, and its MEP and adoption history.
 #[server(endpoint = "gslb_site")]
-pub async fn gslb_site(name: String) -> Result<GslbSiteDetail, AppError> {
+pub async fn gslb_site(
+    name: String,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<GslbSiteDetail, AppError> {
     use crate::auth::read_only;
     read_only(
         "gslb.site",
         engine::Role::Viewer,
         |services, _| async move {
+            let estate = crate::time_travel::estate(&services, at, run).await?;
             let wanted = name.clone();
-            let now = services
-                .runtime
+            let now = estate
                 .query(move |sim| {
                     let topology = sim.gslb().topology();
                     let site = topology.sites.iter().find(|s| s.name == wanted).cloned()?;
@@ -61,9 +65,9 @@ pub async fn gslb_site(name: String) -> Result<GslbSiteDetail, AppError> {
             let Some((site, links, parents, now_ms)) = now else {
                 return Err(AppError::NotFound(format!("no GSLB site `{name}`")));
             };
-            let run_id = services.runtime.run().id;
+            let window = estate.window();
             let h =
-                services::charts::gslb::site_history(&services.pool, run_id, &site.name).await?;
+                services::charts::gslb::site_history(&services.pool, window, &site.name).await?;
             let rows = |events: Vec<services::history::StoredEvent>| {
                 events
                     .into_iter()

@@ -12,16 +12,14 @@ pub const VDA_PAGE_SIZE: u32 = 50;
 
 /// Every resource location now.
 #[server(endpoint = "lhc_overview")]
-pub async fn lhc_overview() -> Result<Vec<RlView>, AppError> {
+pub async fn lhc_overview(at: Option<String>, run: Option<i64>) -> Result<Vec<RlView>, AppError> {
     use crate::auth::read_only;
     read_only(
         "lhc.overview",
         engine::Role::Viewer,
         |services, _| async move {
-            Ok(services
-                .runtime
-                .query(|sim| sim.lhc().resource_locations())
-                .await?)
+            let estate = crate::time_travel::estate(&services, at, run).await?;
+            Ok(estate.query(|sim| sim.lhc().resource_locations()).await?)
         },
     )
     .await
@@ -29,15 +27,19 @@ pub async fn lhc_overview() -> Result<Vec<RlView>, AppError> {
 
 /// One resource location with its connectors, charts and log.
 #[server(endpoint = "lhc_location")]
-pub async fn lhc_location(id: String) -> Result<RlDetail, AppError> {
+pub async fn lhc_location(
+    id: String,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<RlDetail, AppError> {
     use crate::auth::read_only;
     read_only(
         "lhc.location",
         engine::Role::Viewer,
         |services, _| async move {
+            let estate = crate::time_travel::estate(&services, at, run).await?;
             let rl_id = id.clone();
-            let now = services
-                .runtime
+            let now = estate
                 .query(move |sim| {
                     let lhc = sim.lhc();
                     lhc.resource_location(&rl_id).map(|rl| {
@@ -49,8 +51,8 @@ pub async fn lhc_location(id: String) -> Result<RlDetail, AppError> {
             let Some((rl, connectors, storefront, now_ms)) = now else {
                 return Err(AppError::NotFound(format!("no resource location `{id}`")));
             };
-            let resources = services
-                .scenario
+            let resources = estate
+                .scenario()
                 .lhc
                 .resource_locations
                 .iter()
@@ -61,9 +63,9 @@ pub async fn lhc_location(id: String) -> Result<RlDetail, AppError> {
                 .collect();
             let mut subjects = vec![id.clone()];
             subjects.extend(connectors.iter().map(|c| c.fqdn.clone()));
-            let run_id = services.runtime.run().id;
+            let window = estate.window();
             let history =
-                services::charts::lhc::rl_history(&services.pool, run_id, &id, subjects).await?;
+                services::charts::lhc::rl_history(&services.pool, window, &id, subjects).await?;
             Ok(RlDetail {
                 rl,
                 connectors,
@@ -93,11 +95,14 @@ pub async fn lhc_vdas(
     maintenance: Option<String>,
     kind: Option<String>,
     page: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
 ) -> Result<VdaPage, AppError> {
     use crate::auth::read_only;
     use crate::form::optional;
     use engine::lhc::{BrokerFilter, VdaQuery};
     read_only("lhc.vdas", engine::Role::Viewer, |services, _| async move {
+        let estate = crate::time_travel::estate(&services, at, run).await?;
         let blank = |v: &Option<String>| optional(v).map(str::to_owned);
         let broker = match blank(&broker).as_deref() {
             None => None,
@@ -142,8 +147,7 @@ pub async fn lhc_vdas(
             limit: VDA_PAGE_SIZE as usize,
             ..Default::default()
         };
-        let found = services
-            .runtime
+        let found = estate
             .query(move |sim| {
                 let lhc = sim.lhc();
                 lhc.resource_location(&resource_location)

@@ -25,11 +25,11 @@ fn page_offset(page: Option<u32>, per_page: u32) -> Result<u32, AppError> {
 
 /// The farm: settings, zones and their data collectors, applications, totals.
 #[server(endpoint = "lms_farm")]
-pub async fn lms_farm() -> Result<FarmPage, AppError> {
+pub async fn lms_farm(at: Option<String>, run: Option<i64>) -> Result<FarmPage, AppError> {
     use crate::auth::read_only;
     read_only("lms.farm", engine::Role::Viewer, |services, _| async move {
-        Ok(services
-            .runtime
+        let estate = crate::time_travel::estate(&services, at, run).await?;
+        Ok(estate
             .query(|sim| FarmPage {
                 farm: sim.lms().farm(),
                 now_ms: sim.now().as_millis(),
@@ -47,6 +47,8 @@ pub async fn lms_servers(
     sort: Option<String>,
     desc: Option<bool>,
     page: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
 ) -> Result<ServerTable, AppError> {
     use crate::auth::read_only;
     use crate::form::optional;
@@ -55,6 +57,7 @@ pub async fn lms_servers(
         "lms.servers",
         engine::Role::Viewer,
         |services, _| async move {
+            let estate = crate::time_travel::estate(&services, at, run).await?;
             let sort = match optional(&sort) {
                 None => ServerSort::HostId,
                 Some(s) => serde_json::from_value(serde_json::Value::String(s.to_owned()))
@@ -72,8 +75,7 @@ pub async fn lms_servers(
                 offset: page_offset(page, SERVER_PAGE_SIZE)?,
                 limit: SERVER_PAGE_SIZE,
             };
-            Ok(services
-                .runtime
+            Ok(estate
                 .query(move |sim| ServerTable {
                     page: sim.lms().servers(&query),
                     now_ms: sim.now().as_millis(),
@@ -90,6 +92,8 @@ pub async fn lms_sessions(
     server: Option<String>,
     state: Option<String>,
     page: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
 ) -> Result<SessionPage, AppError> {
     use crate::auth::read_only;
     use crate::form::optional;
@@ -98,6 +102,7 @@ pub async fn lms_sessions(
         "lms.sessions",
         engine::Role::Viewer,
         |services, _| async move {
+            let estate = crate::time_travel::estate(&services, at, run).await?;
             let state = optional(&state)
                 .map(|s| {
                     serde_json::from_value(serde_json::Value::String(s.to_owned())).map_err(|_| {
@@ -111,10 +116,7 @@ pub async fn lms_sessions(
                 offset: page_offset(page, SESSION_PAGE_SIZE)?,
                 limit: SESSION_PAGE_SIZE,
             };
-            Ok(services
-                .runtime
-                .query(move |sim| sim.lms().sessions(&query))
-                .await?)
+            Ok(estate.query(move |sim| sim.lms().sessions(&query)).await?)
         },
     )
     .await
@@ -123,16 +125,20 @@ pub async fn lms_sessions(
 /// One server: now, its load samples, the placements that chose or skipped it, its
 /// sessions and events.
 #[server(endpoint = "lms_server")]
-pub async fn lms_server(host: String) -> Result<ServerDetail, AppError> {
+pub async fn lms_server(
+    host: String,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<ServerDetail, AppError> {
     use crate::auth::read_only;
     use engine::lms::views::SessionQuery;
     read_only(
         "lms.server",
         engine::Role::Viewer,
         |services, _| async move {
+            let estate = crate::time_travel::estate(&services, at, run).await?;
             let wanted = host.clone();
-            let now = services
-                .runtime
+            let now = estate
                 .query(move |sim| {
                     let lms = sim.lms();
                     lms.server(&wanted).map(|server| {
@@ -148,10 +154,10 @@ pub async fn lms_server(host: String) -> Result<ServerDetail, AppError> {
             let Some((server, sessions, formula, now_ms)) = now else {
                 return Err(AppError::NotFound(format!("no server `{host}`")));
             };
-            let run_id = services.runtime.run().id;
+            let window = estate.window();
             let h = services::charts::lms::server_history(
                 &services.pool,
-                run_id,
+                window,
                 &server.host,
                 &server.zone,
             )
@@ -180,6 +186,8 @@ pub async fn lms_server(host: String) -> Result<ServerDetail, AppError> {
 pub async fn lms_store(
     connected_page: Option<u32>,
     disconnected_page: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
 ) -> Result<DynamicStore, AppError> {
     use crate::auth::read_only;
     use engine::lms::views::{SessionQuery, SessionState};
@@ -187,6 +195,7 @@ pub async fn lms_store(
         "lms.store",
         engine::Role::Viewer,
         |services, _| async move {
+            let estate = crate::time_travel::estate(&services, at, run).await?;
             let query = |state, page| -> Result<SessionQuery, AppError> {
                 Ok(SessionQuery {
                     server: None,
@@ -197,8 +206,7 @@ pub async fn lms_store(
             };
             let connected = query(SessionState::Connected, connected_page)?;
             let disconnected = query(SessionState::Disconnected, disconnected_page)?;
-            Ok(services
-                .runtime
+            Ok(estate
                 .query(move |sim| {
                     let lms = sim.lms();
                     let load_table = lms.load_table();

@@ -11,3 +11,4 @@ pub mod history;
 pub mod lhc;
 pub mod lms;
 pub mod session;
+pub mod time_travel;

@@ -6,9 +6,11 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::session::{whoami, Logout};
+use crate::components::time_bar::TimeBar;
 use crate::error::AppError;
 use crate::ids;
 use crate::model::SessionUser;
+use crate::time_travel::{use_as_of, AsOf};
 
 /// The signed-in user, loaded once per page by [`Layout`] and shared through the context.
 #[derive(Clone, Copy)]
@@ -27,8 +29,14 @@ pub fn current_user() -> Option<CurrentUser> {
     use_context::<CurrentUser>()
 }
 
-/// Whether the signed-in user's role includes `needed` (false outside [`Layout`]).
+/// Whether the signed-in user's role includes `needed` (false outside [`Layout`]). While the
+/// page shows the past (`?at=`), nothing beyond [`Role::Viewer`] is allowed: the past is
+/// read-only, so operator and admin controls are hidden.
 pub async fn user_allows(needed: Role) -> bool {
+    let past = use_context::<Memo<AsOf>>().is_some_and(|a| a.get_untracked().is_past());
+    if past && needed != Role::Viewer {
+        return false;
+    }
     match current_user() {
         Some(user) => user.allows(needed).await,
         None => false,
@@ -89,6 +97,7 @@ const NAV: &[NavItem] = &[
 pub fn Layout(children: Children) -> impl IntoView {
     let user = CurrentUser(Resource::new(|| (), |_| whoami()));
     provide_context(user);
+    provide_context(use_as_of());
     let logout = ServerAction::<Logout>::new();
 
     #[cfg(feature = "hydrate")]
@@ -135,6 +144,9 @@ pub fn Layout(children: Children) -> impl IntoView {
                 </Transition>
             </div>
         </header>
-        <main class="page">{children()}</main>
+        <main class="page">
+            <TimeBar/>
+            {children()}
+        </main>
     }
 }

@@ -88,13 +88,20 @@ mod browser {
 }
 
 /// A counter that goes up every `period_ms` of wall time in the browser (never on the
-/// server), for pages that re-read their data periodically.
+/// server), for pages that re-read their data periodically. It stands still while the page
+/// shows the past (`?at=`, see [`crate::time_travel`]): the past does not change.
 pub fn use_refresh(period_ms: u32) -> ReadSignal<u64> {
     let (tick, set_tick) = signal(0u64);
     #[cfg(feature = "hydrate")]
+    let past = use_context::<Memo<crate::time_travel::AsOf>>();
+    #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
         let handle = set_interval_with_handle(
-            move || set_tick.update(|t| *t += 1),
+            move || {
+                if !past.is_some_and(|p| p.get_untracked().is_past()) {
+                    set_tick.update(|t| *t += 1);
+                }
+            },
             std::time::Duration::from_millis(u64::from(period_ms)),
         );
         if let Ok(handle) = handle {

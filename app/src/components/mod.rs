@@ -10,4 +10,5 @@ pub mod live;
 pub mod lms_charts;
 pub mod pager;
 pub mod section_tabs;
+pub mod time_bar;
 pub mod topology;

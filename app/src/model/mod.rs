@@ -14,6 +14,28 @@ pub mod gslb;
 pub mod lhc;
 pub mod lms;
 
+/// How far a run can be viewed in the past (the time bar of estate pages).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeRange {
+    /// The run.
+    pub run_id: i64,
+    /// Whether it is the running one.
+    pub live: bool,
+    /// Its latest instant, simulated ms (the live clock for the running run).
+    pub end_ms: u64,
+    /// Runs to choose from, newest first.
+    pub runs: Vec<RunChoice>,
+}
+
+/// A run offered in the time bar.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunChoice {
+    /// Run id.
+    pub id: i64,
+    /// What the choice reads.
+    pub label: String,
+}
+
 /// The signed-in user as the UI sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionUser {

@@ -14,6 +14,7 @@ use crate::components::live::use_refresh;
 use crate::format::sim_time;
 use crate::model::autoscale::GroupsPage;
 use crate::pages::LoadError;
+use crate::time_travel::use_as_of;
 
 /// Wall-clock ms between re-reads.
 pub const REFRESH_MS: u32 = 2_000;
@@ -102,7 +103,11 @@ fn group_row(g: GroupView) -> impl IntoView {
 #[component]
 pub fn AutoscalePage() -> impl IntoView {
     let tick = use_refresh(REFRESH_MS);
-    let groups = Resource::new(move || tick.get(), |_| autoscale_groups());
+    let as_of = use_as_of();
+    let groups = Resource::new(
+        move || (tick.get(), as_of.get()),
+        |(_, as_of)| autoscale_groups(as_of.at, as_of.run),
+    );
     view! {
         <Title text="Autoscale"/>
         <h1>"Autoscale"</h1>
@@ -136,7 +141,7 @@ pub fn AutoscalePage() -> impl IntoView {
 #[component]
 pub fn AutoscaleCard() -> impl IntoView {
     let tick = use_refresh(REFRESH_MS);
-    let groups = Resource::new(move || tick.get(), |_| autoscale_groups());
+    let groups = Resource::new(move || tick.get(), |_| autoscale_groups(None, None));
     view! {
         <section class="card">
             <h2><a href="/autoscale">"Autoscale"</a></h2>

@@ -24,6 +24,7 @@ use crate::model::autoscale::{metric_name, metric_unit, switch_consequences, Gro
 use crate::model::EventRow;
 use crate::pages::autoscale::{decision_label, mode_label, Decision, StateBadge, REFRESH_MS};
 use crate::pages::{action_error, LoadError};
+use crate::time_travel::use_as_of;
 
 /// The load form's fields, as typed.
 #[derive(Clone, Copy)]
@@ -55,14 +56,23 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
         duration: RwSignal::new("15".to_owned()),
     };
     let tick = use_refresh(REFRESH_MS);
+    let as_of = use_as_of();
     let detail = Resource::new(
-        move || (group.get(), minutes.get(), tick.get(), act.version().get()),
-        |(group, minutes, _, _)| autoscale_group(group, minutes),
+        move || {
+            (
+                group.get(),
+                minutes.get(),
+                tick.get(),
+                act.version().get(),
+                as_of.get(),
+            )
+        },
+        |(group, minutes, _, _, as_of)| autoscale_group(group, minutes, as_of.at, as_of.run),
     );
     // The forms re-render only after an action, not at every refresh (typing stays put).
     let forms = Resource::new(
         move || (group.get(), act.version().get()),
-        |_| autoscale_groups(),
+        |_| autoscale_groups(None, None),
     );
     view! {
         <Title text="Autoscale group"/>

@@ -17,6 +17,7 @@ use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbPage};
 use crate::pages::{action_error, LoadError};
+use crate::time_travel::use_as_of;
 
 /// Wall-clock ms between re-reads.
 pub const REFRESH_MS: u32 = 1_500;
@@ -37,9 +38,10 @@ pub fn GslbNav(current: &'static str) -> impl IntoView {
 pub fn GslbPage() -> impl IntoView {
     let tick = use_refresh(REFRESH_MS);
     let act = ServerAction::<GslbAct>::new();
+    let as_of = use_as_of();
     let page = Resource::new(
-        move || (tick.get(), act.version().get()),
-        |_| gslb_topology(),
+        move || (tick.get(), act.version().get(), as_of.get()),
+        |(_, _, as_of)| gslb_topology(as_of.at, as_of.run),
     );
     view! {
         <Title text="GSLB"/>
@@ -278,7 +280,7 @@ fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) ->
 #[component]
 pub fn GslbCard() -> impl IntoView {
     let tick = use_refresh(2_000);
-    let page = Resource::new(move || tick.get(), |_| gslb_topology());
+    let page = Resource::new(move || tick.get(), |_| gslb_topology(None, None));
     view! {
         <section class="card">
             <h2><a href="/gslb">"GSLB"</a></h2>

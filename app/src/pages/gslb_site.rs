@@ -19,6 +19,7 @@ use crate::model::gslb::{GslbActInput, GslbSiteDetail};
 use crate::model::EventRow;
 use crate::pages::gslb::{GslbNav, REFRESH_MS};
 use crate::pages::{action_error, LoadError};
+use crate::time_travel::use_as_of;
 
 /// The site page.
 #[component]
@@ -28,6 +29,7 @@ pub fn GslbSitePage() -> impl IntoView {
     let act = ServerAction::<GslbAct>::new();
     let backups = ServerAction::<GslbBackups>::new();
     let tick = use_refresh(REFRESH_MS);
+    let as_of = use_as_of();
     let detail = Resource::new(
         move || {
             (
@@ -35,9 +37,10 @@ pub fn GslbSitePage() -> impl IntoView {
                 tick.get(),
                 act.version().get(),
                 backups.version().get(),
+                as_of.get(),
             )
         },
-        |(name, _, _, _)| gslb_site(name),
+        |(name, _, _, _, as_of)| gslb_site(name, as_of.at, as_of.run),
     );
     view! {
         <Title text="GSLB site"/>

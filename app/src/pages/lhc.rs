@@ -11,6 +11,7 @@ use crate::components::charts::state_class;
 use crate::components::facts::Facts;
 use crate::components::live::use_refresh;
 use crate::pages::LoadError;
+use crate::time_travel::use_as_of;
 
 /// Seconds between re-reads of the overview (wall clock).
 const REFRESH_MS: u32 = 2_000;
@@ -45,7 +46,11 @@ fn rows(rls: Vec<RlView>) -> impl IntoView {
 #[component]
 pub fn LhcPage() -> impl IntoView {
     let tick = use_refresh(REFRESH_MS);
-    let rls = Resource::new(move || tick.get(), |_| lhc_overview());
+    let as_of = use_as_of();
+    let rls = Resource::new(
+        move || (tick.get(), as_of.get()),
+        |(_, as_of)| lhc_overview(as_of.at, as_of.run),
+    );
     let settings = Resource::new(|| (), |_| configured_estate(engine::EngineId::Lhc));
     view! {
         <Title text="Resource locations"/>
@@ -83,7 +88,7 @@ pub fn LhcPage() -> impl IntoView {
 #[component]
 pub fn LhcCard() -> impl IntoView {
     let tick = use_refresh(REFRESH_MS);
-    let rls = Resource::new(move || tick.get(), |_| lhc_overview());
+    let rls = Resource::new(move || tick.get(), |_| lhc_overview(None, None));
     view! {
         <section class="card">
             <h2><a href="/lhc">"Resource locations"</a></h2>

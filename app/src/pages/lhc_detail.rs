@@ -19,6 +19,7 @@ use crate::format::sim_time;
 use crate::model::lhc::RlDetail;
 use crate::pages::lhc::HaBadge;
 use crate::pages::{action_error, LoadError};
+use crate::time_travel::use_as_of;
 
 /// The detail page.
 #[component]
@@ -27,9 +28,10 @@ pub fn LhcDetailPage() -> impl IntoView {
     let id = Memo::new(move |_| params.read().get("id").unwrap_or_default());
     let act = ServerAction::<LhcAct>::new();
     let tick = use_refresh(2_000);
+    let as_of = use_as_of();
     let detail = Resource::new(
-        move || (id.get(), tick.get(), act.version().get()),
-        |(id, _, _)| lhc_location(id),
+        move || (id.get(), tick.get(), act.version().get(), as_of.get()),
+        |(id, _, _, as_of)| lhc_location(id, as_of.at, as_of.run),
     );
     view! {
         <Title text="Resource location"/>
@@ -250,9 +252,12 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
         )
     });
+    let as_of = use_as_of();
     let page = Resource::new(
-        move || (id.get(), filters.get()),
-        |(id, (broker, maintenance, kind, page))| lhc_vdas(id, broker, maintenance, kind, page),
+        move || (id.get(), filters.get(), as_of.get()),
+        |(id, (broker, maintenance, kind, page), as_of)| {
+            lhc_vdas(id, broker, maintenance, kind, page, as_of.at, as_of.run)
+        },
     );
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {

@@ -17,6 +17,7 @@ use crate::components::section_tabs::SectionTabs;
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
 use crate::pages::{action_error, LoadError};
+use crate::time_travel::use_as_of;
 
 /// Wall-clock ms between re-reads.
 pub const REFRESH_MS: u32 = 2_000;
@@ -63,9 +64,17 @@ pub fn LmsPage() -> impl IntoView {
     let tick = use_refresh(REFRESH_MS);
     let act = ServerAction::<LmsAct>::new();
     let settings = ServerAction::<LmsSettings>::new();
+    let as_of = use_as_of();
     let farm = Resource::new(
-        move || (tick.get(), act.version().get(), settings.version().get()),
-        |_| lms_farm(),
+        move || {
+            (
+                tick.get(),
+                act.version().get(),
+                settings.version().get(),
+                as_of.get(),
+            )
+        },
+        |(_, _, _, as_of)| lms_farm(as_of.at, as_of.run),
     );
     view! {
         <Title text="Load management"/>
@@ -299,9 +308,12 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
         )
     });
+    let as_of = use_as_of();
     let page = Resource::new(
-        move || (params.get(), tick.get()),
-        |((zone, sort, desc, page), _)| lms_servers(zone, sort, desc, page),
+        move || (params.get(), tick.get(), as_of.get()),
+        |((zone, sort, desc, page), _, as_of)| {
+            lms_servers(zone, sort, desc, page, as_of.at, as_of.run)
+        },
     );
     view! {
         <section class="card">
@@ -392,7 +404,7 @@ fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
 #[component]
 pub fn LmsCard() -> impl IntoView {
     let tick = use_refresh(REFRESH_MS);
-    let farm = Resource::new(move || tick.get(), |_| lms_farm());
+    let farm = Resource::new(move || tick.get(), |_| lms_farm(None, None));
     view! {
         <section class="card">
             <h2><a href="/lms">"Load management"</a></h2>

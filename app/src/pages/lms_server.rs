@@ -17,6 +17,7 @@ use crate::format::sim_time;
 use crate::model::lms::ServerDetail;
 use crate::pages::lms::{age, power_label, LmsNav, REFRESH_MS};
 use crate::pages::{action_error, LoadError};
+use crate::time_travel::use_as_of;
 
 /// The server detail page.
 #[component]
@@ -25,9 +26,10 @@ pub fn LmsServerPage() -> impl IntoView {
     let host = Memo::new(move |_| params.read().get("host").unwrap_or_default());
     let act = ServerAction::<LmsAct>::new();
     let tick = use_refresh(REFRESH_MS);
+    let as_of = use_as_of();
     let detail = Resource::new(
-        move || (host.get(), tick.get(), act.version().get()),
-        |(host, _, _)| lms_server(host),
+        move || (host.get(), tick.get(), act.version().get(), as_of.get()),
+        |(host, _, _, as_of)| lms_server(host, as_of.at, as_of.run),
     );
     view! {
         <Title text="Server"/>

@@ -14,6 +14,7 @@ use crate::format::sim_time;
 use crate::model::lms::DynamicStore;
 use crate::pages::lms::{LmsNav, REFRESH_MS};
 use crate::pages::LoadError;
+use crate::time_travel::use_as_of;
 
 /// The dynamic store page.
 #[component]
@@ -25,9 +26,10 @@ pub fn LmsStorePage() -> impl IntoView {
         let n = |k: &str| q.get(k).and_then(|p| p.parse::<u32>().ok());
         (n("cpage"), n("dpage"))
     });
+    let as_of = use_as_of();
     let store = Resource::new(
-        move || (pages.get(), tick.get()),
-        |((c, d), _)| lms_store(c, d),
+        move || (pages.get(), tick.get(), as_of.get()),
+        |((c, d), _, as_of)| lms_store(c, d, as_of.at, as_of.run),
     );
     view! {
         <Title text="Dynamic store"/>

@@ -84,6 +84,13 @@ impl Scenario {
         parse_validated(src, origin, Scenario::validate)
     }
 
+    /// The scenario as TOML text that [`from_toml_str`](Scenario::from_toml_str) reads back
+    /// to an equal scenario (defaults spelled out). Kept with a run, so that an earlier run
+    /// can be rebuilt after the configured scenario changed.
+    pub fn to_toml_string(&self) -> Result<String, String> {
+        toml::to_string(self).map_err(|e| e.to_string())
+    }
+
     /// The scenario's name.
     pub fn name(&self) -> &str {
         &self.scenario.name

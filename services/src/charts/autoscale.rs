@@ -24,15 +24,18 @@ pub const DECISION_KINDS: [&str; 11] = [
     "group.settings",
 ];
 
-/// `group`'s latest decisions and operator actions in run `run_id`, newest first (the
+/// `group`'s latest decisions and operator actions in `window`, newest first (the
 /// engine's events name the group as their subject, the zone in their details).
-pub async fn decisions(pool: &SqlitePool, run_id: i64, group: &str) -> Result<Vec<StoredEvent>> {
+pub async fn decisions(
+    pool: &SqlitePool,
+    window: super::Window,
+    group: &str,
+) -> Result<Vec<StoredEvent>> {
     let filter = EventFilter {
-        run_id,
         engine: Some("autoscale".into()),
         subject: Some(group.to_owned()),
         kinds: DECISION_KINDS.iter().map(|k| (*k).to_owned()).collect(),
-        ..Default::default()
+        ..window.filter()
     };
     let (rows, _) = query_events(pool, &filter, 0, DECISIONS).await?;
     Ok(rows)

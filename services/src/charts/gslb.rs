@@ -19,14 +19,17 @@ pub struct SiteHistory {
     pub others: Vec<StoredEvent>,
 }
 
-/// Every GSLB event of run `run_id` that names `site` (as its subject, a link end, a parent
+/// Every GSLB event of `window` that names `site` (as its subject, a link end, a parent
 /// or a backup), newest first, split by kind.
-pub async fn site_history(pool: &SqlitePool, run_id: i64, site: &str) -> Result<SiteHistory> {
+pub async fn site_history(
+    pool: &SqlitePool,
+    window: super::Window,
+    site: &str,
+) -> Result<SiteHistory> {
     let naming = EventFilter {
-        run_id,
         engine: Some("gslb".into()),
         details_contains: Some(format!("\"{site}\"")),
-        ..Default::default()
+        ..window.filter()
     };
     let (mut all, _) = query_events(pool, &naming, 0, EVENTS).await?;
     let by_subject = EventFilter {

@@ -24,19 +24,18 @@ pub struct RlHistory {
     pub events: Vec<StoredEvent>,
 }
 
-/// Reads `rl`'s series and the log of `subjects` in run `run_id`.
+/// Reads `rl`'s series and the log of `subjects` in `window`.
 pub async fn rl_history(
     pool: &SqlitePool,
-    run_id: i64,
+    window: super::Window,
     rl: &str,
     subjects: Vec<String>,
 ) -> Result<RlHistory> {
     let series = |kind: &str| EventFilter {
-        run_id,
         engine: Some("lhc".into()),
         subject: Some(rl.to_owned()),
         kind: Some(kind.to_owned()),
-        ..Default::default()
+        ..window.filter()
     };
     let changes = latest_in_time_order(pool, &series("rl.ha_state"), CHART_POINTS).await?;
     let states = state_band(changes.iter().map(|r| (t_ms(r.t_ms), details(&r.details))));
@@ -46,10 +45,9 @@ pub async fn rl_history(
         .filter_map(|r| registration_point(t_ms(r.t_ms), &details(&r.details)))
         .collect();
     let log = EventFilter {
-        run_id,
         engine: Some("lhc".into()),
         subjects,
-        ..Default::default()
+        ..window.filter()
     };
     let (events, _) = query_events(pool, &log, 0, RL_EVENTS).await?;
     Ok(RlHistory {

@@ -25,18 +25,17 @@ pub struct ServerHistory {
     pub events: Vec<StoredEvent>,
 }
 
-/// Reads server `host`'s history in run `run_id`. `zone` is the server's zone: samples are
+/// Reads server `host`'s history in `window`. `zone` is the server's zone: samples are
 /// per-zone `load.sample` events listing the servers that changed.
 pub async fn server_history(
     pool: &SqlitePool,
-    run_id: i64,
+    window: super::Window,
     host: &str,
     zone: &str,
 ) -> Result<ServerHistory> {
     let base = EventFilter {
-        run_id,
         engine: Some("lms".into()),
-        ..Default::default()
+        ..window.filter()
     };
     let sampled = EventFilter {
         subject: Some(zone.to_owned()),

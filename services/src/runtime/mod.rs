@@ -325,7 +325,10 @@ pub async fn start_with(
     speed: Speed,
     options: RuntimeOptions,
 ) -> Result<RuntimeHandle> {
-    let run = history::create_run(&pool, &scenario.scenario.name, seed, None).await?;
+    // The scenario's text is kept with the run, so that it can be viewed in the past even
+    // after the configured scenario changed (a scenario that cannot be written is not kept).
+    let text = scenario.to_toml_string().ok();
+    let run = history::create_run(&pool, &scenario.scenario.name, seed, text.as_deref()).await?;
     history::set_start_speed(&pool, run.id, speed).await?;
     let mut sim = Simulation::new(scenario, seed);
     sim.schedule(actions);

@@ -1,0 +1,137 @@
+//! The time bar of estate pages: a slider over the run (and a typed instant, and the run to
+//! look at) that shows the estate as it was at that instant, and the "as of …, read-only"
+//! banner with its way back to live.
+
+use engine::SimTime;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_navigate};
+
+use crate::api::time_travel::time_extent;
+use crate::format::sim_time;
+use crate::model::TimeRange;
+use crate::time_travel::{use_as_of, AsOf};
+
+/// Slider steps, simulated ms (one simulated minute).
+const SLIDER_STEP_MS: u64 = 60_000;
+
+/// Whether the page at `path` shows the estate (and so can show the past).
+pub fn shows_estate(path: &str) -> bool {
+    matches!(
+        path,
+        "/lhc" | "/lms" | "/lms/store" | "/gslb" | "/autoscale"
+    ) || path.starts_with("/lhc/")
+        || path.starts_with("/lms/servers/")
+        || path.starts_with("/gslb/sites/")
+        || (path.starts_with("/autoscale/") && !path.ends_with("/edit"))
+}
+
+/// The time bar (estate pages only; see [`shows_estate`]).
+#[component]
+pub fn TimeBar() -> impl IntoView {
+    let location = use_location();
+    let as_of = use_as_of();
+    let range = Resource::new(move || as_of.get().run, time_extent);
+    move || {
+        shows_estate(&location.pathname.get()).then(|| {
+            view! {
+                <Transition fallback=|| ()>
+                    {move || Suspend::new(async move {
+                        let path = location.pathname.get_untracked();
+                        match range.await {
+                            Ok(range) => view! { <Bar range as_of=as_of.get_untracked() path/> }.into_any(),
+                            Err(e) => view! {
+                                <p class="error time-bar" id="time-bar-error">{e.to_string()}</p>
+                            }.into_any(),
+                        }
+                    })}
+                </Transition>
+            }
+        })
+    }
+}
+
+#[component]
+fn Bar(range: TimeRange, as_of: AsOf, path: String) -> impl IntoView {
+    let navigate = use_navigate();
+    let shown_ms = as_of
+        .at
+        .as_deref()
+        .and_then(|a| a.parse::<SimTime>().ok())
+        .map_or(range.end_ms, SimTime::as_millis)
+        .min(range.end_ms);
+    let picked = RwSignal::new(shown_ms);
+    let run = (!range.live).then_some(range.run_id);
+    let path_for_slider = path.clone();
+    let go = move |ms: u64| {
+        let target = AsOf {
+            at: Some(sim_time(ms)),
+            run,
+        };
+        navigate(&target.link(&path_for_slider), Default::default());
+    };
+    let live_link = path.clone();
+    view! {
+        {as_of.is_past().then(|| view! {
+            <div class="as-of" id="as-of" role="status">
+                <strong>{format!("As of {}", as_of.at.clone().unwrap_or_default())}</strong>
+                {format!(" (run {}) · read-only: the estate as it was then; operator controls are hidden. ", range.run_id)}
+                <a id="back-to-live" href=live_link>"Back to live"</a>
+            </div>
+        })}
+        <form class="time-bar" id="time-bar" method="get" action=path>
+            <label class="slider">
+                <span class="muted small">"Time travel"</span>
+                <input type="range" id="time-slider" min="0" max=range.end_ms.to_string()
+                    step=SLIDER_STEP_MS.to_string() prop:value=move || picked.get().to_string()
+                    aria-label="Simulated instant to view"
+                    on:input=move |ev| {
+                        if let Ok(ms) = event_target_value(&ev).parse::<u64>() {
+                            picked.set(ms);
+                        }
+                    }
+                    on:change=move |ev| {
+                        if let Ok(ms) = event_target_value(&ev).parse::<u64>() {
+                            go(ms);
+                        }
+                    }/>
+            </label>
+            <input type="text" name="at" id="time-at" size="14" placeholder="D+HH:MM:SS"
+                prop:value=move || sim_time(picked.get()) aria-label="Instant (D+HH:MM:SS)"/>
+            <select name="run" id="time-run" aria-label="Run">
+                {range.runs.iter().map(|r| view! {
+                    <option value=r.id.to_string() selected=r.id == range.run_id>{r.label.clone()}</option>
+                }).collect_view()}
+            </select>
+            <button type="submit">"View"</button>
+            <span class="muted small">{format!("0+00:00:00 – {}", sim_time(range.end_ms))}</span>
+        </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shows_estate;
+
+    #[test]
+    fn only_estate_pages_travel_in_time() {
+        let table = [
+            ("/lhc", true),
+            ("/lhc/rl-paris", true),
+            ("/lms", true),
+            ("/lms/servers/XA-01", true),
+            ("/lms/store", true),
+            ("/lms/evaluators", false),
+            ("/gslb", true),
+            ("/gslb/sites/gslb-paris", true),
+            ("/gslb/cli", false),
+            ("/autoscale", true),
+            ("/autoscale/web", true),
+            ("/autoscale/web/edit", false),
+            ("/", false),
+            ("/history", false),
+        ];
+        for (path, want) in table {
+            assert_eq!(shows_estate(path), want, "{path}");
+        }
+    }
+}
