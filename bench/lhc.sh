@@ -14,22 +14,7 @@ renders=${BENCH_RENDERS:-20}
 work=$(mktemp -d)
 trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-python3 - "$work/estate.toml" <<'PY'
-import sys
-out = ['[scenario]', 'name = "LHC scale: 100 RLs x 3 connectors x 10,000 VDAs"', 'seed = 7', '',
-       '[clock]', 'start_speed = "paused"', '', '[[lhc.delivery_groups]]', 'id = "dg"', '']
-for r in range(100):
-    rl = f"rl-{r:03}"
-    out += ['[[lhc.resource_locations]]', f'id = "{rl}"', f'name = "Resource location {r:03}"']
-    for c in range(3):
-        out += ['[[lhc.resource_locations.connectors]]', f'fqdn = "cc{c}.{rl}.example.com"']
-    out += ['[[lhc.resource_locations.vda_pools]]', f'prefix = "R{r:03}-"', 'count = 10000',
-            'kind = "multi_session"', 'delivery_group = "dg"', 'resources = ["Desktop"]', '']
-for r in range(100):
-    out += ['[[actions]]', 'at = "6h"', 'kind = "force_outage"', f'resource_location = "rl-{r:03}"', '',
-            '[[actions]]', 'at = "8h"', 'kind = "clear_outage"', f'resource_location = "rl-{r:03}"', '']
-open(sys.argv[1], "w").write("\n".join(out))
-PY
+cp bench/scenarios/lhc-1m.toml "$work/estate.toml"
 
 command -v /usr/bin/time > /dev/null || { echo "needs GNU time: apt-get install -y time" >&2; exit 1; }
 /usr/bin/time -f "%e %M" -o "$work/time" "$bin" simulate --scenario "$work/estate.toml" --until 24h \

@@ -16,38 +16,8 @@ use engine::{Scenario, ScenarioError, SimTime, Simulation};
 const DEMO: &str = include_str!("../../scenarios/demo.toml");
 const HOUR_MS: u64 = 3_600_000;
 
-/// The estate of `bench/lhc.sh` as a scenario file.
-fn lhc_estate() -> String {
-    let mut s = String::from(
-        "[scenario]\nname = \"LHC scale: 100 RLs x 3 connectors x 10,000 VDAs\"\nseed = 7\n\n[[lhc.delivery_groups]]\nid = \"dg\"\n",
-    );
-    for r in 0..100 {
-        let rl = format!("rl-{r:03}");
-        let _ = write!(
-            s,
-            "\n[[lhc.resource_locations]]\nid = \"{rl}\"\nname = \"Resource location {r:03}\"\n"
-        );
-        for c in 0..3 {
-            let _ = write!(
-                s,
-                "[[lhc.resource_locations.connectors]]\nfqdn = \"cc{c}.{rl}.example.com\"\n"
-            );
-        }
-        let _ = write!(
-            s,
-            "[[lhc.resource_locations.vda_pools]]\nprefix = \"R{r:03}-\"\ncount = 10000\nkind = \"multi_session\"\ndelivery_group = \"dg\"\nresources = [\"Desktop\"]\n"
-        );
-    }
-    for r in 0..100 {
-        for (at, kind) in [("6h", "force_outage"), ("8h", "clear_outage")] {
-            let _ = write!(
-                s,
-                "\n[[actions]]\nat = \"{at}\"\nkind = \"{kind}\"\nresource_location = \"rl-{r:03}\"\n"
-            );
-        }
-    }
-    s
-}
+/// The estate of `bench/lhc.sh`.
+const LHC_ESTATE: &str = include_str!("../../bench/scenarios/lhc-1m.toml");
 
 /// 50 autoscale groups × 3 zones, diurnal demand, as a scenario file.
 fn autoscale_estate() -> String {
@@ -134,7 +104,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .max(1);
     let demo = Scenario::from_toml_str(DEMO, "scenarios/demo.toml")?;
     run("demo estate (seed 42)", &demo, &[24 * HOUR_MS], runs)?;
-    let lhc = Scenario::from_toml_str(&lhc_estate(), "lhc-estate.toml")
+    let lhc = Scenario::from_toml_str(LHC_ESTATE, "bench/scenarios/lhc-1m.toml")
         .map_err(|e: ScenarioError| e.to_string())?;
     run(
         "LHC estate, 1 M VDAs",

@@ -4,7 +4,7 @@
 use engine::lhc::HaState;
 use engine::{parse_actions, Scenario, SimTime, Simulation};
 use services::charts::autoscale::DECISION_KINDS;
-use services::charts::{autoscale, gslb, lhc, lms};
+use services::charts::{autoscale, gslb, lhc, lms, Window};
 use services::history;
 
 const DEMO: &str = include_str!("../../scenarios/demo.toml");
@@ -48,7 +48,7 @@ async fn every_detail_page_reads_its_series_and_log_back() {
         .collect();
     let mut subjects = vec!["rl-paris".to_owned()];
     subjects.extend(connectors.iter().cloned());
-    let rl = lhc::rl_history(&pool, run, "rl-paris", subjects.clone())
+    let rl = lhc::rl_history(&pool, Window::run(run), "rl-paris", subjects.clone())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
@@ -73,10 +73,21 @@ async fn every_detail_page_reads_its_series_and_log_back() {
     assert!(!rl.events.is_empty() && rl.events.len() <= lhc::RL_EVENTS as usize);
     assert!(rl.events.iter().all(|e| subjects.contains(&e.subject)));
     assert!(newest_first(rl.events.iter().map(|e| e.t_ms)));
+    // Viewed as of 4 minutes (before the outage at 5 m): nothing after that instant.
+    let before = Window {
+        run_id: run,
+        until_ms: Some(240_000),
+    };
+    let past = lhc::rl_history(&pool, before, "rl-paris", subjects.clone())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(past.states.iter().all(|p| p.state == HaState::WorkingNormally));
+    assert!(past.events.iter().all(|e| e.t_ms <= 240_000));
+    assert!(past.registrations.iter().all(|p| p.secondary == 0));
 
     // Server: samples oldest first with the rule loads of its evaluator; the placements of
     // the 40-minute storm name it; its own events only.
-    let server = lms::server_history(&pool, run, "XA-PAR-01", "z-paris")
+    let server = lms::server_history(&pool, Window::run(run), "XA-PAR-01", "z-paris")
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(!server.samples.is_empty());
@@ -95,7 +106,7 @@ async fn every_detail_page_reads_its_series_and_log_back() {
 
     // Site: SiteP1 went down at 1 h and came back: its links, the adoption of its
     // children and the rest, never the answer log.
-    let site = gslb::site_history(&pool, run, "SiteP1")
+    let site = gslb::site_history(&pool, Window::run(run), "SiteP1")
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(!site.links.is_empty() && site.links.iter().all(|e| e.kind.starts_with("mep.")));
@@ -116,7 +127,7 @@ async fn every_detail_page_reads_its_series_and_log_back() {
     assert!(newest_first(site.adoptions.iter().map(|e| e.t_ms)));
 
     // Group: decisions and the operator's injected load, nothing else.
-    let decisions = autoscale::decisions(&pool, run, "asg_web")
+    let decisions = autoscale::decisions(&pool, Window::run(run), "asg_web")
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(decisions.iter().any(|e| e.kind == "load.injected"));

@@ -35,7 +35,12 @@ async fn play(rt: &RuntimeHandle, ops: &[Op]) {
         let _ = match op {
             Op::Step => rt.step("olga").await.map(|_| ()),
             Op::Note(n) => rt
-                .apply(CoreAction::Note { text: format!("note {n}") }, "olga")
+                .apply(
+                    CoreAction::Note {
+                        text: format!("note {n}"),
+                    },
+                    "olga",
+                )
                 .await
                 .map(|_| ()),
             Op::Dns(n) => rt
@@ -123,9 +128,16 @@ async fn straight_and_crashed(
         .await
         .expect("runs")
         .expect("unfinished");
-    let rt = runtime::resume(crashed.clone(), &scenario, run, Speed::Paused, None, options)
-        .await
-        .expect("resume");
+    let rt = runtime::resume(
+        crashed.clone(),
+        &scenario,
+        run,
+        Speed::Paused,
+        None,
+        options,
+    )
+    .await
+    .expect("resume");
     play(&rt, &ops[kill..]).await;
     rt.shutdown().await;
     (want, log(&crashed, run_id).await)

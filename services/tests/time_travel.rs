@@ -58,9 +58,16 @@ async fn a_past_instant_shows_what_the_run_showed_then_in_this_run_and_an_earlie
     let options = RuntimeOptions {
         snapshot_every: engine::SimDuration::from_mins(5),
     };
-    let rt = runtime::start_with(pool.clone(), &scenario, 42, Vec::new(), Speed::Paused, options)
-        .await
-        .expect("start");
+    let rt = runtime::start_with(
+        pool.clone(),
+        &scenario,
+        42,
+        Vec::new(),
+        Speed::Paused,
+        options,
+    )
+    .await
+    .expect("start");
     let first_run = rt.run().id;
     let mut history = Vec::new();
     steps(&rt, 30).await;
@@ -139,7 +146,9 @@ async fn a_past_instant_shows_what_the_run_showed_then_in_this_run_and_an_earlie
 
     // A new run on the same database: the first one can still be viewed, from its own
     // stored scenario.
-    services::history::end_unfinished_runs(&pool).await.expect("end");
+    services::history::end_unfinished_runs(&pool)
+        .await
+        .expect("end");
     let rt = runtime::start(pool.clone(), &scenario, 7, Vec::new(), Speed::Paused)
         .await
         .expect("second run");

@@ -11,7 +11,7 @@ use crate::components::charts::state_class;
 use crate::components::facts::Facts;
 use crate::components::live::use_refresh;
 use crate::pages::LoadError;
-use crate::time_travel::use_as_of;
+use crate::time_travel::{use_as_of, AsOf};
 
 /// Seconds between re-reads of the overview (wall clock).
 const REFRESH_MS: u32 = 2_000;
@@ -22,13 +22,14 @@ pub fn HaBadge(state: HaState) -> impl IntoView {
     view! { <span class=format!("badge ha {}", state_class(state)) data-state=state.as_str()>{state.label()}</span> }
 }
 
-fn rows(rls: Vec<RlView>) -> impl IntoView {
+/// One row per resource location; links keep the instant shown (`as_of`).
+fn rows(rls: Vec<RlView>, as_of: &AsOf) -> impl IntoView {
     rls.into_iter()
         .map(|rl| {
             let warnings = rl.warnings.iter().map(|w| w.message.clone()).collect::<Vec<_>>();
             view! {
                 <tr data-rl=rl.id.clone()>
-                    <td><a href=format!("/lhc/{}", rl.id)>{rl.name.clone()}</a><div class="muted small">{rl.id.clone()}</div></td>
+                    <td><a href=as_of.link(&format!("/lhc/{}", rl.id))>{rl.name.clone()}</a><div class="muted small">{rl.id.clone()}</div></td>
                     <td><HaBadge state=rl.ha_state/></td>
                     <td class="mono">{rl.elected.clone().unwrap_or_else(|| "none".into())}</td>
                     <td class="num">{format!("{}/{}", rl.connectors_up, rl.connectors_total)}</td>
@@ -69,7 +70,7 @@ pub fn LhcPage() -> impl IntoView {
                                     <th>"Resource location"</th><th>"HA state"</th><th>"Elected secondary broker"</th>
                                     <th>"Connectors up"</th><th>"VDAs on cloud"</th><th>"on secondary"</th><th>"unregistered"</th><th>"Warnings"</th>
                                 </tr></thead>
-                                <tbody>{rows(list)}</tbody>
+                                <tbody>{rows(list, &as_of.get_untracked())}</tbody>
                             </table>
                         </section>
                     }.into_any(),

@@ -35,7 +35,7 @@ pub fn LhcDetailPage() -> impl IntoView {
     );
     view! {
         <Title text="Resource location"/>
-        <p><a href="/lhc">"← Resource locations"</a></p>
+        <p><a href=move || as_of.get().link("/lhc")>"← Resource locations"</a></p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let can_act = user_allows(Role::Operator).await;

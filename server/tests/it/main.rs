@@ -3,7 +3,7 @@
 //! again (minutes each in release).
 //!
 //! `common` starts the router on a temp SQLite file; `router` (sign-in, gate, roles, audit,
-//! export, health, metrics, the LHC and LMS actions), `gslb`, `autoscale` and `dns` (the
+//! export, health, metrics, the LHC and LMS actions), `time_travel`, `gslb`, `autoscale` and `dns` (the
 //! ADNS responder over real sockets) drive it; `simulate`, `simulate_pinned`, `shutdown` (SIGTERM
 //! with live streams open) and `durable` (kill -9, then resume) run the real binary.
 
@@ -20,3 +20,4 @@ mod router;
 mod shutdown;
 mod simulate;
 mod simulate_pinned;
+mod time_travel;

@@ -161,7 +161,7 @@ impl Task {
                     let wall = now.saturating_duration_since(last);
                     last = now;
                     if self.halted.is_none() {
-                        self.tick(wall).await;
+                        self.tick(wall, &commands).await;
                         if self.sim.now().as_millis() >= self.next_snapshot_ms {
                             self.take_snapshot().await;
                         }
@@ -174,7 +174,11 @@ impl Task {
         }
     }
 
-    async fn tick(&mut self, wall: Duration) {
+    /// Advances the clock for one tick. At `max`, the work stops early when a command
+    /// waits (an operator's input is not kept waiting by the engines) and is skipped while the
+    /// persistence queue is full (the runtime never waits on the disk at `max`, so inputs are
+    /// answered while the writer catches up).
+    async fn tick(&mut self, wall: Duration, commands: &mpsc::Receiver<Command>) {
         match self.speed {
             // Work already due (e.g. DNS answers logged while paused) is still written out;
             // the clock does not move.
@@ -186,9 +190,15 @@ impl Task {
                 }
             }
             Speed::Max => {
+                if self.persist.as_ref().is_some_and(|p| p.capacity() == 0) {
+                    return;
+                }
                 let started = Instant::now();
                 let mut events = Vec::new();
-                while started.elapsed() < MAX_SPEED_BUDGET && events.len() < MAX_SPEED_EVENTS {
+                while started.elapsed() < MAX_SPEED_BUDGET
+                    && events.len() < MAX_SPEED_EVENTS
+                    && commands.is_empty()
+                {
                     let now = self.sim.now().as_millis();
                     let target = self
                         .sim
@@ -219,8 +229,11 @@ impl Task {
                 audit,
                 reply,
             } => {
-                let outcome = self.input(input, actor, audit).await;
+                let (outcome, events) = self.input(input, actor, audit).await;
                 let _ = reply.send(outcome);
+                // Handed on after the answer: the answer waits for the journal, not for the
+                // queue of events to store.
+                self.persist(events).await;
             }
             Command::Query(job) => job(&self.sim),
             Command::Shutdown { reply } => {
@@ -230,16 +243,17 @@ impl Task {
         }
     }
 
-    /// Plays an input, journals it (with the request's audit row) and only then emits its
-    /// events and answers: an answer means the input is durable.
+    /// Plays an input, journals it (with the request's audit row) and only then publishes its
+    /// events and answers: an answer means the input is durable. Returns the answer and the
+    /// events to hand on to the persistence task.
     async fn input(
         &mut self,
         input: Input,
         actor: Option<String>,
         audit: Option<AuditRow>,
-    ) -> Result<(Played, ClockStatus)> {
+    ) -> (Result<(Played, ClockStatus)>, Vec<Event>) {
         if let Some(why) = &self.halted {
-            return Err(ServiceError::Internal(why.clone()));
+            return (Err(ServiceError::Internal(why.clone())), Vec::new());
         }
         let entry = match input {
             Input::Action(action) => Entry::Action(action),
@@ -252,9 +266,15 @@ impl Task {
         };
         // The instant it takes effect: where the clock stands (a step starts from there).
         let t_ms = self.sim.now().as_millis();
-        let (due, outcome) = inputs::play(&mut self.sim, &entry, actor.as_deref());
-        self.emit(due).await;
-        let played = outcome.map_err(ServiceError::from)?;
+        let (mut events, outcome) = inputs::play(&mut self.sim, &entry, actor.as_deref());
+        let played = match outcome {
+            Ok(played) => played,
+            Err(refused) => {
+                // Nothing to journal; the work that was due still happened.
+                self.publish(&events);
+                return (Err(ServiceError::from(refused)), events);
+            }
+        };
         let row = Journaled {
             seq: self.journal_seq,
             t_ms,
@@ -274,15 +294,18 @@ impl Task {
         } else {
             let mut rows = std::mem::take(&mut self.dns_pending);
             rows.push(row);
-            self.write_journal(rows, audit.as_ref()).await?;
+            if let Err(e) = self.write_journal(rows, audit.as_ref()).await {
+                return (Err(e), Vec::new());
+            }
         }
         if let Some(to) = speed {
             self.speed = to;
             self.pacer.reset();
         }
-        self.emit(played.events.clone()).await;
+        events.extend_from_slice(&played.events);
+        self.publish(&events);
         self.publish_status();
-        Ok((played, self.snapshot.clone()))
+        (Ok((played, self.snapshot.clone())), events)
     }
 
     /// Commits `rows` (and `audit`) to the journal. A failure halts the run: the simulation
@@ -309,17 +332,15 @@ impl Task {
         Ok(())
     }
 
+    /// Publishes `events` and hands them on to be stored.
     async fn emit(&mut self, events: Vec<Event>) {
-        if events.is_empty() {
-            return;
-        }
-        if !self.dns_pending.is_empty() {
-            let rows = std::mem::take(&mut self.dns_pending);
-            if self.write_journal(rows, None).await.is_err() {
-                return;
-            }
-        }
-        for e in &events {
+        self.publish(&events);
+        self.persist(events).await;
+    }
+
+    /// Counts `events` and sends them to the live views.
+    fn publish(&mut self, events: &[Event]) {
+        for e in events {
             *self
                 .snapshot
                 .per_engine
@@ -330,9 +351,23 @@ impl Task {
         }
         self.snapshot.events_total += events.len() as u64;
         metrics::counter!(telemetry::EVENTS_EMITTED).increment(events.len() as u64);
+    }
+
+    /// Hands published `events` on to the persistence task, after the DNS queries waiting for
+    /// their group commit (an event is never stored before the inputs it depends on).
+    async fn persist(&mut self, events: Vec<Event>) {
+        if events.is_empty() {
+            return;
+        }
+        if !self.dns_pending.is_empty() {
+            let rows = std::mem::take(&mut self.dns_pending);
+            if self.write_journal(rows, None).await.is_err() {
+                return;
+            }
+        }
         if let Some(persist) = &self.persist {
-            // Awaiting here is the back-pressure that keeps `max` speed within what the
-            // database can take.
+            // Awaiting here is the back-pressure that keeps the clock within what the
+            // database can take (at `max`, `tick` waits for room before computing instead).
             if persist.send(Persist::Events(events)).await.is_err() {
                 tracing::error!("persistence task is gone; events are no longer stored");
             }
