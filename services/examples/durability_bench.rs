@@ -4,9 +4,11 @@
 //!    snapshots every simulated hour (the default) and with snapshots off, in the same run.
 //! 2. Journal append + acknowledgement at speed `max` with the demo estate running: an
 //!    operator note every 5 ms (with its audit row, as a request makes it), p50/p99/max.
-//! 3. The demo estate run to 30 simulated days at `max`, then a crash at the worst point
-//!    (just before a snapshot: the latest one is an interval old): time to resume.
-//! 4. Time travel of that run to instants spread over it: rebuild + one page read.
+//! 3. The demo estate run to 30 simulated days at `max` (and the cost of its snapshots), then
+//!    a crash at the worst point (just before a snapshot: the latest one is an interval
+//!    old): time to resume; then time travel to instants spread over the run (rebuild + one
+//!    page read, no cache).
+//! 4. The same after a long run holding `BENCH_EVENTS` (default 10 M) stored events.
 //! 5. The same for the 1 M-VDA estate (bench/scenarios/lhc-1m.toml) after 24 hours.
 //!
 //! `cargo run --release -p services --example durability_bench [seconds]` (bench/durability.sh)
@@ -166,12 +168,51 @@ fn instants(end: SimTime, n: u64) -> Vec<SimTime> {
         .collect()
 }
 
+/// Time to take a snapshot of the simulation `rt` runs, and its size.
+async fn snapshot_cost(rt: &RuntimeHandle) -> Outcome<(Duration, usize)> {
+    Ok(rt
+        .query(|sim| {
+            let started = Instant::now();
+            let bytes = sim.snapshot().into_bytes().len();
+            (started.elapsed(), bytes)
+        })
+        .await?)
+}
+
+/// Crashes `rt` just before a snapshot, resumes it, and rebuilds `n` instants of it.
+async fn resume_and_travel(
+    label: &str,
+    pool: &SqlitePool,
+    scenario: &Scenario,
+    rt: RuntimeHandle,
+    n: u64,
+) -> Outcome<()> {
+    let (t, stored) = (SimTime(rt.status().t_ms), rt.status().events_persisted);
+    let (resume, rt) = crash_and_resume(pool, scenario, rt).await?;
+    println!(
+        "{label}: resume at {t} with {stored} events stored (crash just before a snapshot): {:.0} ms to serving",
+        resume.as_secs_f64() * 1000.0
+    );
+    let end = SimTime(rt.status().t_ms);
+    let samples = time_travel(pool, &rt, scenario, &instants(end, n)).await?;
+    println!(
+        "{label}: time travel to {n} instants: {}",
+        percentiles(samples)
+    );
+    rt.shutdown().await;
+    Ok(())
+}
+
 #[tokio::main(flavor = "multi_thread")]
 async fn main() -> Outcome<()> {
     let seconds = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(10);
+    let stored_target: u64 = std::env::var("BENCH_EVENTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000_000);
     let dir = tempfile::tempdir()?;
 
     let never = SimDuration::from_mins(60 * 24 * 365 * 100);
@@ -183,53 +224,49 @@ async fn main() -> Outcome<()> {
     );
 
     let demo = Scenario::from_toml_str(DEMO, "demo.toml")?;
-    let pool = db(&dir, "demo.db").await?;
     let options = RuntimeOptions::default();
+
+    // The demo estate to 30 simulated days, then a crash.
+    let pool = db(&dir, "month.db").await?;
+    let rt = runtime::start_with(pool.clone(), &demo, 1, Vec::new(), Speed::Max, options).await?;
+    let wall = run_until(&rt, SimTime(30 * DAY_MS)).await;
+    let hours_per_s = 30.0 * 24.0 / wall.as_secs_f64();
+    let (encode, bytes) = snapshot_cost(&rt).await?;
+    println!(
+        "demo estate to 30 simulated days at max: {:.1} s wall ({hours_per_s:.0} simulated hours/s); a snapshot: {:.2} ms, {} KB, so one per simulated hour costs {:.2} % of the runtime's time",
+        wall.as_secs_f64(),
+        encode.as_secs_f64() * 1000.0,
+        bytes / 1024,
+        encode.as_secs_f64() * hours_per_s * 100.0
+    );
+    resume_and_travel("demo estate, 30 days", &pool, &demo, rt, 40).await?;
+
+    // Journal latency with the demo estate running at max, then history at scale.
+    let pool = db(&dir, "large-history.db").await?;
     let rt = runtime::start_with(pool.clone(), &demo, 1, Vec::new(), Speed::Max, options).await?;
     let samples = journal_latency(&rt, 1_000).await?;
     println!(
         "journal append + acknowledgement at max (demo estate running): {}",
         percentiles(samples)
     );
-    let wall = run_until(&rt, SimTime(30 * DAY_MS)).await;
-    println!(
-        "demo estate to 30 simulated days at max: {:.1} s wall, {} events",
-        wall.as_secs_f64(),
-        rt.status().events_total
-    );
-    let (resume, rt) = crash_and_resume(&pool, &demo, rt).await?;
-    println!(
-        "resume of the demo estate after 30 days (crash just before a snapshot): {:.0} ms",
-        resume.as_secs_f64() * 1000.0
-    );
-    let end = SimTime(rt.status().t_ms);
-    let samples = time_travel(&pool, &rt, &demo, &instants(end, 40)).await?;
-    println!(
-        "time travel, demo estate, 30-day run, 40 instants: {}",
-        percentiles(samples)
-    );
-    rt.shutdown().await;
+    while rt.status().events_persisted < stored_target {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    resume_and_travel("demo estate, long run", &pool, &demo, rt, 40).await?;
 
+    // The 1 M-VDA estate to 24 hours.
     let large = Scenario::from_toml_str(LHC_1M, "bench/scenarios/lhc-1m.toml")?;
     let pool = db(&dir, "large.db").await?;
     let rt = runtime::start_with(pool.clone(), &large, 7, Vec::new(), Speed::Max, options).await?;
     let wall = run_until(&rt, SimTime(DAY_MS)).await;
+    let (encode, bytes) = snapshot_cost(&rt).await?;
     println!(
-        "1 M-VDA estate to 24 simulated hours at max: {:.1} s wall, {} events",
+        "1 M-VDA estate to 24 simulated hours at max: {:.1} s wall, {} events; a snapshot: {:.0} ms, {:.1} MiB",
         wall.as_secs_f64(),
-        rt.status().events_total
+        rt.status().events_total,
+        encode.as_secs_f64() * 1000.0,
+        bytes as f64 / 1_048_576.0
     );
-    let (resume, rt) = crash_and_resume(&pool, &large, rt).await?;
-    println!(
-        "resume of the 1 M-VDA estate after 24 h (crash just before a snapshot): {:.0} ms",
-        resume.as_secs_f64() * 1000.0
-    );
-    let end = SimTime(rt.status().t_ms);
-    let samples = time_travel(&pool, &rt, &large, &instants(end, 8)).await?;
-    println!(
-        "time travel, 1 M-VDA estate, 24-hour run, 8 instants: {}",
-        percentiles(samples)
-    );
-    rt.shutdown().await;
+    resume_and_travel("1 M-VDA estate, 24 h", &pool, &large, rt, 8).await?;
     Ok(())
 }

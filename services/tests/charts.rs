@@ -81,7 +81,10 @@ async fn every_detail_page_reads_its_series_and_log_back() {
     let past = lhc::rl_history(&pool, before, "rl-paris", subjects.clone())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(past.states.iter().all(|p| p.state == HaState::WorkingNormally));
+    assert!(past
+        .states
+        .iter()
+        .all(|p| p.state == HaState::WorkingNormally));
     assert!(past.events.iter().all(|e| e.t_ms <= 240_000));
     assert!(past.registrations.iter().all(|p| p.secondary == 0));
 

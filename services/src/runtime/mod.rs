@@ -35,6 +35,8 @@ const MAX_SPEED_EVENTS: usize = 20_000;
 const IDLE_JUMP: u64 = 60_000;
 /// Batches that may wait for the persistence task before the runtime slows down.
 const PERSIST_QUEUE: usize = 32;
+/// Journal commits that may wait for the persistence task (the runtime waits for each).
+const JOURNAL_QUEUE: usize = 4;
 /// Events kept for slow live subscribers before they are told they lagged.
 const LIVE_BUFFER: usize = 4_096;
 

@@ -7,21 +7,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use engine::{Event, SimTime, Simulation, Speed};
-use sqlx::{SqliteConnection, SqlitePool};
-use tokio::sync::{broadcast, mpsc, watch};
+use sqlx::SqlitePool;
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
 use super::inputs::{self, Played};
 use super::pacing::Pacer;
-use super::writer::{self, Persist};
+use super::writer::{self, JournalWrite, JournalWriter, Persist};
 use super::{
-    ClockStatus, Command, Input, RuntimeHandle, RuntimeOptions, IDLE_JUMP, LIVE_BUFFER,
-    MAX_SPEED_BUDGET, MAX_SPEED_EVENTS, PERSIST_QUEUE, TICK,
+    ClockStatus, Command, Input, RuntimeHandle, RuntimeOptions, IDLE_JUMP, JOURNAL_QUEUE,
+    LIVE_BUFFER, MAX_SPEED_BUDGET, MAX_SPEED_EVENTS, PERSIST_QUEUE, TICK,
 };
 use crate::error::{Result, ServiceError};
 use crate::history::Run;
-use crate::journal::{self, AuditRow, Entry, Journaled};
+use crate::journal::{AuditRow, Entry, Journaled};
 use crate::snapshots::SnapshotRow;
 use crate::{db, telemetry};
 
@@ -45,7 +45,11 @@ pub(super) async fn spawn(
     resumed: Resumed,
     options: RuntimeOptions,
 ) -> Result<RuntimeHandle> {
-    let journal = db::journal_connection(&pool).await?;
+    let (journal, journal_rx) = mpsc::channel(JOURNAL_QUEUE);
+    let journal_writer = JournalWriter {
+        requests: journal_rx,
+        conn: db::journal_connection(&pool).await?,
+    };
     let sim_now = sim.now().as_millis();
     let (persist_tx, persist_rx) = mpsc::channel(PERSIST_QUEUE);
     // Everything before `resumed.events` is stored (a resume writes what was lost first).
@@ -55,6 +59,7 @@ pub(super) async fn spawn(
         run.id,
         resumed.events,
         persist_rx,
+        journal_writer,
         persisted.clone(),
     ));
     let (commands, command_rx) = mpsc::channel(64);
@@ -111,8 +116,8 @@ struct Task {
     speed: Speed,
     pacer: Pacer,
     run_id: i64,
-    /// The journal's own connection (durable commits, see `db::journal_connection`).
-    journal: SqliteConnection,
+    /// Journal commits, made by the persistence task ahead of its events (see `writer`).
+    journal: mpsc::Sender<JournalWrite>,
     journal_seq: u64,
     /// Set when a journal write failed: the simulation holds an input the journal does not,
     /// so the run stops taking inputs (a restart resumes from what was journaled).
@@ -318,17 +323,28 @@ impl Task {
         if rows.is_empty() {
             return Ok(());
         }
-        if let Err(e) = journal::append(&mut self.journal, self.run_id, &rows, audit).await {
+        let (seq, count) = (rows[0].seq, rows.len() as u64);
+        let (reply, outcome) = oneshot::channel();
+        let write = JournalWrite {
+            rows,
+            audit: audit.cloned(),
+            reply,
+        };
+        let committed = match self.journal.send(write).await {
+            Ok(()) => outcome.await.unwrap_or(Err(ServiceError::RuntimeGone)),
+            Err(_) => Err(ServiceError::RuntimeGone),
+        };
+        if let Err(e) = committed {
             let why = format!(
                 "the run's journal could not be written ({e}); the run takes no more inputs: restart the console to resume it from what was journaled"
             );
-            tracing::error!(run = self.run_id, seq = rows[0].seq, "{why}");
+            tracing::error!(run = self.run_id, seq, "{why}");
             self.halted = Some(why);
             self.speed = Speed::Paused;
             self.persist = None;
             return Err(e);
         }
-        metrics::counter!(telemetry::JOURNAL_ENTRIES).increment(rows.len() as u64);
+        metrics::counter!(telemetry::JOURNAL_ENTRIES).increment(count);
         Ok(())
     }
 
