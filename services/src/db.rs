@@ -48,11 +48,14 @@ pub async fn connect(url: &str) -> Result<SqlitePool> {
 /// `synchronous = FULL`: in WAL mode every commit on it is synced to disk before it returns,
 /// so a journaled input survives a power cut, not only a crash of the process (the pool's
 /// `NORMAL` is enough for the latter). Its sync also carries the events written before it.
+/// It never runs the WAL's automatic checkpoint (the pool's connections do): a checkpoint
+/// copies megabytes into the database file, and an operator's input would wait for it.
 pub async fn journal_connection(pool: &SqlitePool) -> Result<sqlx::SqliteConnection> {
     use sqlx::ConnectOptions;
     let options = (*pool.connect_options())
         .clone()
-        .synchronous(SqliteSynchronous::Full);
+        .synchronous(SqliteSynchronous::Full)
+        .pragma("wal_autocheckpoint", "0");
     Ok(options.connect().await?)
 }
 

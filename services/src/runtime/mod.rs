@@ -28,13 +28,13 @@ pub use resume::resume;
 /// Wall-clock period of the runtime's ticks.
 pub const TICK: Duration = Duration::from_millis(100);
 /// At speed `max`, wall time spent computing per tick before yielding.
-const MAX_SPEED_BUDGET: Duration = Duration::from_millis(60);
+const MAX_SPEED_BUDGET: Duration = Duration::from_millis(20);
 /// At speed `max`, events produced per tick before handing them on.
-const MAX_SPEED_EVENTS: usize = 20_000;
+const MAX_SPEED_EVENTS: usize = 10_000;
 /// At speed `max`, how far the clock jumps when no engine has anything due.
 const IDLE_JUMP: u64 = 60_000;
 /// Batches that may wait for the persistence task before the runtime slows down.
-const PERSIST_QUEUE: usize = 32;
+const PERSIST_QUEUE: usize = 64;
 /// Journal commits that may wait for the persistence task (the runtime waits for each).
 const JOURNAL_QUEUE: usize = 4;
 /// Events kept for slow live subscribers before they are told they lagged.

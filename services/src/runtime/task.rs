@@ -147,7 +147,14 @@ impl Task {
             self.take_snapshot().await;
         }
         loop {
+            // At `max`, the engines compute whenever the persistence queue has room; commands
+            // go first, then the ticker (status, other speeds), then the next slice.
+            let room = self
+                .persist
+                .clone()
+                .filter(|_| self.speed == Speed::Max && self.halted.is_none());
             tokio::select! {
+                biased;
                 command = commands.recv() => match command {
                     Some(Command::Shutdown { reply }) => {
                         self.stop().await;
@@ -165,25 +172,66 @@ impl Task {
                     let lag = now.saturating_duration_since(scheduled);
                     let wall = now.saturating_duration_since(last);
                     last = now;
-                    if self.halted.is_none() {
-                        self.tick(wall, &commands).await;
-                        if self.sim.now().as_millis() >= self.next_snapshot_ms {
-                            self.take_snapshot().await;
-                        }
+                    if self.halted.is_none() && self.speed != Speed::Max {
+                        self.tick(wall).await;
+                        self.snapshot_if_due().await;
                     }
                     self.snapshot.lag_ms = u64::try_from(lag.as_millis()).unwrap_or(u64::MAX);
                     metrics::gauge!(telemetry::CLOCK_LAG_MS).set(lag.as_secs_f64() * 1000.0);
                     self.publish_status();
                 }
+                Some(permit) = async {
+                    match room {
+                        Some(persist) => persist.reserve_owned().await.ok(),
+                        None => None,
+                    }
+                } => {
+                    let events = self.max_slice(&commands);
+                    self.publish(&events);
+                    if self.flush_dns().await.is_ok() {
+                        permit.send(Persist::Events(events));
+                    }
+                    self.snapshot_if_due().await;
+                    self.publish_status();
+                    // Let the persistence task run: woken by the send, it waits in this
+                    // worker's queue, and the next slice would otherwise be ready at once.
+                    tokio::task::yield_now().await;
+                }
             }
         }
     }
 
-    /// Advances the clock for one tick. At `max`, the work stops early when a command
-    /// waits (an operator's input is not kept waiting by the engines) and is skipped while the
-    /// persistence queue is full (the runtime never waits on the disk at `max`, so inputs are
-    /// answered while the writer catches up).
-    async fn tick(&mut self, wall: Duration, commands: &mpsc::Receiver<Command>) {
+    /// Takes a snapshot when one is due and the persistence queue has room for it (at `max`
+    /// a full queue defers it to the next slice rather than keeping inputs waiting).
+    async fn snapshot_if_due(&mut self) {
+        let room = self.persist.as_ref().is_some_and(|p| p.capacity() > 0);
+        if room && self.sim.now().as_millis() >= self.next_snapshot_ms {
+            self.take_snapshot().await;
+        }
+    }
+
+    /// One slice of work at `max`: until the budget is spent, enough events are made, or a
+    /// command waits (an operator's input is not kept waiting by the engines).
+    fn max_slice(&mut self, commands: &mpsc::Receiver<Command>) -> Vec<Event> {
+        let started = Instant::now();
+        let mut events = Vec::new();
+        while started.elapsed() < MAX_SPEED_BUDGET
+            && events.len() < MAX_SPEED_EVENTS
+            && commands.is_empty()
+        {
+            let now = self.sim.now().as_millis();
+            let target = self
+                .sim
+                .next_due()
+                .map_or(now.saturating_add(IDLE_JUMP), SimTime::as_millis)
+                .max(now.saturating_add(1));
+            events.extend(self.sim.advance_to(SimTime(target)));
+        }
+        events
+    }
+
+    /// Advances the clock for one tick at a paced speed (or writes out work due while paused).
+    async fn tick(&mut self, wall: Duration) {
         match self.speed {
             // Work already due (e.g. DNS answers logged while paused) is still written out;
             // the clock does not move.
@@ -194,26 +242,8 @@ impl Task {
                     self.emit(events).await;
                 }
             }
-            Speed::Max => {
-                if self.persist.as_ref().is_some_and(|p| p.capacity() == 0) {
-                    return;
-                }
-                let started = Instant::now();
-                let mut events = Vec::new();
-                while started.elapsed() < MAX_SPEED_BUDGET
-                    && events.len() < MAX_SPEED_EVENTS
-                    && commands.is_empty()
-                {
-                    let now = self.sim.now().as_millis();
-                    let target = self
-                        .sim
-                        .next_due()
-                        .map_or(now.saturating_add(IDLE_JUMP), SimTime::as_millis)
-                        .max(now.saturating_add(1));
-                    events.extend(self.sim.advance_to(SimTime(target)));
-                }
-                self.emit(events).await;
-            }
+            // Computed by `max_slice` as the persistence queue makes room.
+            Speed::Max => {}
             speed => {
                 let factor = speed.factor().unwrap_or(1);
                 let ms = self.pacer.advance(wall, factor);
@@ -372,14 +402,8 @@ impl Task {
     /// Hands published `events` on to the persistence task, after the DNS queries waiting for
     /// their group commit (an event is never stored before the inputs it depends on).
     async fn persist(&mut self, events: Vec<Event>) {
-        if events.is_empty() {
+        if events.is_empty() || self.flush_dns().await.is_err() {
             return;
-        }
-        if !self.dns_pending.is_empty() {
-            let rows = std::mem::take(&mut self.dns_pending);
-            if self.write_journal(rows, None).await.is_err() {
-                return;
-            }
         }
         if let Some(persist) = &self.persist {
             // Awaiting here is the back-pressure that keeps the clock within what the
@@ -388,6 +412,13 @@ impl Task {
                 tracing::error!("persistence task is gone; events are no longer stored");
             }
         }
+    }
+
+    /// Journals the DNS queries waiting for their group commit (before any event after them
+    /// is handed on).
+    async fn flush_dns(&mut self) -> Result<()> {
+        let rows = std::mem::take(&mut self.dns_pending);
+        self.write_journal(rows, None).await
     }
 
     fn publish_status(&mut self) {
@@ -402,8 +433,7 @@ impl Task {
     /// Hands a snapshot of the simulation as it stands to the persistence task (stored after
     /// every event before it).
     async fn take_snapshot(&mut self) {
-        let rows = std::mem::take(&mut self.dns_pending);
-        if self.write_journal(rows, None).await.is_err() {
+        if self.flush_dns().await.is_err() {
             return;
         }
         let row = SnapshotRow::take(
@@ -438,5 +468,7 @@ impl Task {
                 tracing::error!(error = %e, "persistence task failed");
             }
         }
+        // The last word: everything emitted, and now stored.
+        self.publish_status();
     }
 }

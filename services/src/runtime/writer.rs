@@ -29,7 +29,7 @@ pub const FLUSH_ROWS: usize = 5_000;
 /// ...or this long after the first row of the flush arrived.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 /// Events per transaction: a journal commit waits for at most one of these.
-pub const CHUNK_ROWS: usize = 500;
+pub const CHUNK_ROWS: usize = 2_000;
 
 /// What the runtime hands the persistence task, in order.
 #[derive(Debug)]
@@ -87,6 +87,7 @@ pub async fn run(
     mut journal: JournalWriter,
     persisted: Arc<AtomicU64>,
 ) {
+    let checkpoints = tokio::spawn(checkpoint_often(pool.clone()));
     let mut next_seq = first_seq;
     let mut pending: Vec<Event> = Vec::new();
     let mut snapshot = None;
@@ -152,6 +153,28 @@ pub async fn run(
     )
     .await;
     journal.drain(run_id).await;
+    checkpoints.abort();
+}
+
+/// How often the write-ahead log is checkpointed while a run is being written.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
+
+/// Checkpoints the write-ahead log every [`CHECKPOINT_EVERY`], in the background (`PASSIVE`:
+/// it never blocks a writer). Without it, the commit that crosses SQLite's automatic
+/// threshold copies tens of megabytes into the database file itself, and a journal commit
+/// queued behind it waits as long.
+async fn checkpoint_often(pool: SqlitePool) {
+    let mut every = tokio::time::interval(CHECKPOINT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            tracing::debug!(error = %e, "background checkpoint skipped");
+        }
+    }
 }
 
 async fn store_snapshot(pool: &SqlitePool, run_id: i64, row: &SnapshotRow) {
