@@ -149,11 +149,17 @@ impl Recorder {
                 let pool = services::db::connect(url).await?;
                 let run = services::history::create_run(&pool, scenario, seed, None).await?;
                 let (tx, rx) = tokio::sync::mpsc::channel(PENDING_CHUNKS);
+                // A simulation takes no inputs: its journal side has no sender.
+                let journal = services::runtime::writer::JournalWriter {
+                    requests: tokio::sync::mpsc::channel(1).1,
+                    conn: services::db::journal_connection(&pool).await?,
+                };
                 let writer = tokio::spawn(services::runtime::writer::run(
                     pool,
                     run.id,
                     0,
                     rx,
+                    journal,
                     std::sync::Arc::default(),
                 ));
                 Ok::<_, services::ServiceError>((tx, writer))

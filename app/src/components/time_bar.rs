@@ -35,15 +35,19 @@ pub fn TimeBar() -> impl IntoView {
         shows_estate(&location.pathname.get()).then(|| {
             view! {
                 <Transition fallback=|| ()>
-                    {move || Suspend::new(async move {
-                        let path = location.pathname.get_untracked();
+                    {move || {
+                        // Tracked: the bar and its banner follow the URL's instant.
+                        let shown = as_of.get();
+                        let path = location.pathname.get();
+                        Suspend::new(async move {
                         match range.await {
-                            Ok(range) => view! { <Bar range as_of=as_of.get_untracked() path/> }.into_any(),
+                            Ok(range) => view! { <Bar range as_of=shown path/> }.into_any(),
                             Err(e) => view! {
                                 <p class="error time-bar" id="time-bar-error">{e.to_string()}</p>
                             }.into_any(),
                         }
-                    })}
+                    })
+                    }}
                 </Transition>
             }
         })

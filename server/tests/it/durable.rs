@@ -106,7 +106,7 @@ fn operator_input(addr: std::net::SocketAddr, cookie: &str, pick: u64, i: u64) {
             "op=clear_outage&resource_location=rl-paris".to_owned(),
         ),
         3 => ("/api/set_speed", "speed=max".to_owned()),
-        4 => ("/api/set_speed", "speed=600x".to_owned()),
+        4 => ("/api/set_speed", "speed=x600".to_owned()),
         _ => ("/api/step_clock", String::new()),
     };
     let (status, body) = post_form(addr, cookie, path, &form);
