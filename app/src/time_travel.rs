@@ -26,7 +26,7 @@ impl AsOf {
         let Some(at) = &self.at else {
             return String::new();
         };
-        let at = at.replace('+', "%2B").replace(' ', "%2B");
+        let at = at.replace(['+', ' '], "%2B");
         match self.run {
             Some(run) => format!("?at={at}&run={run}"),
             None => format!("?at={at}"),

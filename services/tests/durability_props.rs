@@ -71,8 +71,11 @@ async fn db(dir: &tempfile::TempDir, name: &str) -> SqlitePool {
     services::db::connect(&url).await.expect("db")
 }
 
+/// A stored event: seq, t_ms, engine, subject, kind, details, actor.
+type EventRow = (i64, i64, String, String, String, String, Option<String>);
+
 async fn log(pool: &SqlitePool, run_id: i64) -> Vec<String> {
-    let rows: Vec<(i64, i64, String, String, String, String, Option<String>)> = sqlx::query_as(
+    let rows: Vec<EventRow> = sqlx::query_as(
         "SELECT seq, t_ms, engine, subject, kind, details, actor FROM events WHERE run_id = ? ORDER BY seq",
     )
     .bind(run_id)
