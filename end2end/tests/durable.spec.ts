@@ -1,16 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { hydrated, PASSWORD } from "./helpers";
+import { hydrated, signIn } from "./helpers";
 import { OwnServer } from "./own-server";
-
-async function signInAt(page: Page, base: string, username: string) {
-  await page.goto(`${base}/login`);
-  await hydrated(page);
-  await page.getByLabel("User name").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.locator("#current-user")).toHaveText(username);
-  await hydrated(page);
-}
 
 async function openResourceLocations(page: Page) {
   await page.locator("nav.mainnav").getByRole("link", { name: "Resource locations" }).click();
@@ -26,7 +16,7 @@ test("a forced outage survives a restart, and the time slider shows the estate b
   const server = await OwnServer.create();
   try {
     await server.start(["--speed", "60x"]);
-    await signInAt(page, server.base, "operator");
+    await signIn(page, "operator", "/", server.base);
 
     // The operator forces an outage on rl-paris.
     await openResourceLocations(page);

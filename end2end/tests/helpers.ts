@@ -8,9 +8,9 @@ export async function hydrated(page: Page) {
   await expect(page.locator("body")).toHaveAttribute("data-hydrated", "true");
 }
 
-/** Signs in through the form and waits for the overview. */
-export async function signIn(page: Page, username: string, next = "/") {
-  await page.goto(next === "/" ? "/login" : `/login?next=${encodeURIComponent(next)}`);
+/** Signs in through the form and waits for the overview (of the server at `base`, when given). */
+export async function signIn(page: Page, username: string, next = "/", base = "") {
+  await page.goto(base + (next === "/" ? "/login" : `/login?next=${encodeURIComponent(next)}`));
   await hydrated(page);
   await page.getByLabel("User name").fill(username);
   await page.getByLabel("Password").fill(PASSWORD);

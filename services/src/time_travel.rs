@@ -161,7 +161,7 @@ impl TimeTravel {
         if let Some(hit) = self.cached(run_id, instant.at) {
             return Ok(Estate::Past(hit));
         }
-        let extent = extent(pool, runtime, run_id).await?;
+        let (extent, run, text) = viewable(pool, runtime, run_id).await?;
         if instant.at > extent.end {
             return Err(ServiceError::OutOfRange {
                 field: "at".into(),
@@ -181,12 +181,12 @@ impl TimeTravel {
         if let Some(hit) = self.cached(run_id, instant.at) {
             return Ok(Estate::Past(hit));
         }
-        let scenario = if run_id == runtime.run().id {
+        let scenario = if extent.live {
             live_scenario.clone()
         } else {
-            stored_scenario(pool, run_id, live_scenario).await?
+            stored_scenario(&run, text, live_scenario)?
         };
-        let past = Arc::new(rebuild(pool, run_id, instant.at, scenario).await?);
+        let past = Arc::new(rebuild(pool, run, instant.at, scenario).await?);
         self.remember(past.clone());
         Ok(Estate::Past(past))
     }
@@ -212,39 +212,42 @@ impl TimeTravel {
 /// How far run `run_id` can be viewed: up to the live clock for the running run, up to the
 /// latest stored event, journal entry or snapshot for an earlier one.
 pub async fn extent(pool: &SqlitePool, runtime: &RuntimeHandle, run_id: i64) -> Result<RunExtent> {
+    Ok(viewable(pool, runtime, run_id).await?.0)
+}
+
+/// Run `run_id`, how far it can be viewed, and the scenario text kept with it (one read of
+/// the run row).
+async fn viewable(
+    pool: &SqlitePool,
+    runtime: &RuntimeHandle,
+    run_id: i64,
+) -> Result<(RunExtent, Run, Option<String>)> {
     if run_id == runtime.run().id {
-        return Ok(RunExtent {
+        let extent = RunExtent {
             run_id,
             end: SimTime(runtime.status().t_ms),
             live: true,
-        });
+        };
+        return Ok((extent, runtime.run().clone(), None));
     }
-    if history::find_run(pool, run_id).await?.is_none() {
-        return Err(ServiceError::OutOfRange {
-            field: "run".into(),
-            message: format!("there is no run {run_id}"),
-        });
-    }
-    Ok(RunExtent {
-        run_id,
-        end: SimTime(history::recorded_until(pool, run_id).await?),
-        live: false,
-    })
-}
-
-/// The scenario an earlier run was started with: its stored text, or (for a run recorded
-/// before the text was kept) the live scenario when the names match.
-async fn stored_scenario(
-    pool: &SqlitePool,
-    run_id: i64,
-    live: &Arc<Scenario>,
-) -> Result<Arc<Scenario>> {
     let Some((run, text)) = history::find_run(pool, run_id).await? else {
         return Err(ServiceError::OutOfRange {
             field: "run".into(),
             message: format!("there is no run {run_id}"),
         });
     };
+    let extent = RunExtent {
+        run_id,
+        end: SimTime(history::recorded_until(pool, run_id).await?),
+        live: false,
+    };
+    Ok((extent, run, text))
+}
+
+/// The scenario an earlier `run` was started with: its stored `text`, or (for a run recorded
+/// before the text was kept) the live scenario when the names match.
+fn stored_scenario(run: &Run, text: Option<String>, live: &Arc<Scenario>) -> Result<Arc<Scenario>> {
+    let run_id = run.id;
     match text {
         Some(text) => Scenario::from_toml_str(&text, &format!("run {run_id}"))
             .map(Arc::new)
@@ -262,14 +265,15 @@ async fn stored_scenario(
     }
 }
 
-/// Rebuilds run `run_id` at `at`: the latest snapshot at or before it, then the journal
-/// entries up to it, replayed on the blocking pool.
+/// Rebuilds `run` at `at`: the latest snapshot at or before it, then the journal entries up
+/// to it, replayed on the blocking pool.
 pub async fn rebuild(
     pool: &SqlitePool,
-    run_id: i64,
+    run: Run,
     at: SimTime,
     scenario: Arc<Scenario>,
 ) -> Result<PastEstate> {
+    let run_id = run.id;
     let Some(from) = snapshots::latest(pool, run_id, Some(at)).await? else {
         return Err(ServiceError::OutOfRange {
             field: "run".into(),
@@ -279,10 +283,6 @@ pub async fn rebuild(
         });
     };
     let entries = journal::read_until(pool, run_id, from.journal_seq, Some(at)).await?;
-    let run = history::find_run(pool, run_id)
-        .await?
-        .map(|(run, _)| run)
-        .ok_or_else(|| ServiceError::NotFound(format!("there is no run {run_id}")))?;
     let sim = tokio::task::spawn_blocking(move || replay_until(from.sim, &entries, at))
         .await
         .map_err(|e| ServiceError::Internal(format!("time travel failed: {e}")))??;
@@ -304,16 +304,7 @@ pub fn replay_until(mut sim: Simulation, entries: &[Journaled], at: SimTime) -> 
         if matches!(entry.entry, Entry::Step) && sim.next_due().is_some_and(|due| due > at) {
             break;
         }
-        let (_, played) = inputs::play(&mut sim, &entry.entry, entry.actor.as_deref());
-        played.map_err(|e| {
-            ServiceError::invalid(
-                "journal",
-                format!(
-                    "journal entry {} (t = {} ms) no longer applies: {e}",
-                    entry.seq, entry.t_ms
-                ),
-            )
-        })?;
+        inputs::replay(&mut sim, entry).map_err(|why| ServiceError::invalid("journal", why))?;
     }
     sim.advance_to(at);
     Ok(sim)

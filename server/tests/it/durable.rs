@@ -129,11 +129,9 @@ fn uninterrupted(journal: &[services::journal::Journaled], until: u64) -> Vec<Ro
     let mut sim = engine::Simulation::new(&scenario, scenario.seed());
     let mut events = Vec::new();
     for entry in journal {
-        events.extend(sim.advance_to(engine::SimTime(entry.t_ms)));
-        let (due, played) =
-            services::runtime::inputs::play(&mut sim, &entry.entry, entry.actor.as_deref());
-        events.extend(due);
-        events.extend(played.expect("a journaled input applies").events);
+        events.extend(
+            services::runtime::inputs::replay(&mut sim, entry).expect("a journaled input applies"),
+        );
     }
     events.extend(sim.advance_to(engine::SimTime(until)));
     events

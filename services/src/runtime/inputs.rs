@@ -7,7 +7,7 @@
 use engine::gslb::views::ResolutionView;
 use engine::{ActionError, EngineId, Event, SimTime, Simulation};
 
-use crate::journal::Entry;
+use crate::journal::{Entry, Journaled};
 
 /// What an input produced.
 #[derive(Debug, Default)]
@@ -64,6 +64,23 @@ pub fn play(
         }),
     };
     (due, outcome)
+}
+
+/// Replays one journal entry on `sim`: advances to its instant, then plays it, as the live
+/// runtime did. Returns every event this produces, in order (the resume stores the missing
+/// ones; a time travel drops them). An entry that no longer applies is an error naming it.
+pub fn replay(sim: &mut Simulation, entry: &Journaled) -> Result<Vec<Event>, String> {
+    let mut events = sim.advance_to(SimTime(entry.t_ms));
+    let (due, played) = play(sim, &entry.entry, entry.actor.as_deref());
+    events.extend(due);
+    let played = played.map_err(|e| {
+        format!(
+            "journal entry {} (t = {} ms) no longer applies: {e}",
+            entry.seq, entry.t_ms
+        )
+    })?;
+    events.extend(played.events);
+    Ok(events)
 }
 
 fn clock_event(now: SimTime, kind: &str, details: serde_json::Value, actor: Option<&str>) -> Event {

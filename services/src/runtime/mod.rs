@@ -27,9 +27,9 @@ pub use resume::resume;
 
 /// Wall-clock period of the runtime's ticks.
 pub const TICK: Duration = Duration::from_millis(100);
-/// At speed `max`, wall time spent computing per tick before yielding.
+/// At speed `max`, wall time spent computing per slice before handing the events on.
 const MAX_SPEED_BUDGET: Duration = Duration::from_millis(20);
-/// At speed `max`, events produced per tick before handing them on.
+/// At speed `max`, events produced per slice before handing them on.
 const MAX_SPEED_EVENTS: usize = 10_000;
 /// At speed `max`, how far the clock jumps when no engine has anything due.
 const IDLE_JUMP: u64 = 60_000;

@@ -96,20 +96,10 @@ fn replay(
         speed: from.speed,
     };
     for entry in entries {
-        let caught_up = out.sim.advance_to(SimTime(entry.t_ms));
-        out.take(caught_up);
-        let (due, played) = inputs::play(&mut out.sim, &entry.entry, entry.actor.as_deref());
-        out.take(due);
-        let played = played.map_err(|e| {
-            ServiceError::invalid(
-                "journal",
-                format!(
-                    "journal entry {} (t = {} ms) no longer applies: {e}; start with --new-run",
-                    entry.seq, entry.t_ms
-                ),
-            )
+        let events = inputs::replay(&mut out.sim, entry).map_err(|why| {
+            ServiceError::invalid("journal", format!("{why}; start with --new-run"))
         })?;
-        out.take(played.events);
+        out.take(events);
         if let Entry::Speed { to, .. } = entry.entry {
             out.speed = Some(to);
         }
