@@ -23,13 +23,34 @@ impl AsOf {
 
     /// The query string that keeps this instant on a link (`""` when live).
     pub fn query(&self) -> String {
+        let params = self.params();
+        if params.is_empty() {
+            params
+        } else {
+            format!("?{params}")
+        }
+    }
+
+    /// The parameters that keep this instant, to add to a link's own query with `&` (`""`
+    /// when live).
+    pub fn params(&self) -> String {
         let Some(at) = &self.at else {
             return String::new();
         };
         let at = at.replace(['+', ' '], "%2B");
         match self.run {
-            Some(run) => format!("?at={at}&run={run}"),
-            None => format!("?at={at}"),
+            Some(run) => format!("at={at}&run={run}"),
+            None => format!("at={at}"),
+        }
+    }
+
+    /// `&` and [`Self::params`], or `""` when live.
+    pub fn and_params(&self) -> String {
+        let params = self.params();
+        if params.is_empty() {
+            params
+        } else {
+            format!("&{params}")
         }
     }
 
@@ -87,13 +108,14 @@ mod tests {
     #[test]
     fn links_keep_the_instant_and_the_run() {
         let table = [
-            (AsOf::default(), "/lhc"),
+            (AsOf::default(), "/lhc", "/lms?sort=load"),
             (
                 AsOf {
                     at: Some("0+01:00:00".into()),
                     run: None,
                 },
                 "/lhc?at=0%2B01:00:00",
+                "/lms?sort=load&at=0%2B01:00:00",
             ),
             (
                 AsOf {
@@ -101,10 +123,12 @@ mod tests {
                     run: Some(4),
                 },
                 "/lhc?at=2%2B03:00:00&run=4",
+                "/lms?sort=load&at=2%2B03:00:00&run=4",
             ),
         ];
-        for (as_of, want) in table {
-            assert_eq!(as_of.link("/lhc"), want);
+        for (as_of, link, added) in table {
+            assert_eq!(as_of.link("/lhc"), link);
+            assert_eq!(format!("/lms?sort=load{}", as_of.and_params()), added);
             assert_eq!(as_of.is_past(), as_of.at.is_some());
         }
     }

@@ -10,6 +10,17 @@ async function openResourceLocations(page: Page) {
 
 const OUTAGE = /pending_ha|ha_initial|extended_ha/;
 
+/** Drags the time bar's slider to its left end, as a person does with the mouse. */
+async function dragSliderToStart(page: Page) {
+  const slider = page.locator("#time-slider");
+  const box = await slider.boundingBox();
+  if (!box) throw new Error("no slider");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 1, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
 test("a forced outage survives a restart, and the time slider shows the estate before it", async ({ page }) => {
   test.setTimeout(150_000);
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -44,13 +55,7 @@ test("a forced outage survives a restart, and the time slider shows the estate b
 
     // Time travel: drag the slider back to the start; the estate is as it was then.
     await openResourceLocations(page);
-    const slider = page.locator("#time-slider");
-    const box = await slider.boundingBox();
-    if (!box) throw new Error("no slider");
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 1, box.y + box.height / 2, { steps: 8 });
-    await page.mouse.up();
+    await dragSliderToStart(page);
     await expect(page).toHaveURL(/\/lhc\?at=0%2B00:0/);
     await expect(page.locator("#as-of")).toContainText("As of 0+00:0");
     await expect(page.locator("#as-of")).toContainText("read-only");
@@ -63,6 +68,23 @@ test("a forced outage survives a restart, and the time slider shows the estate b
     await hydrated(page);
     await expect(badge).toHaveAttribute("data-state", "working_normally");
     await expect(page.locator("#force-outage")).toHaveCount(0);
+
+    // Links between estate pages keep the instant: the farm's server links, in the past.
+    await page.locator("nav.mainnav").getByRole("link", { name: "Load management" }).click();
+    await expect(page).toHaveURL(/\/lms$/);
+    await hydrated(page);
+    await dragSliderToStart(page);
+    await expect(page).toHaveURL(/\/lms\?at=0%2B00:0/);
+    await page.locator("#server-table [data-server=XA-PAR-01]").getByRole("link").first().click();
+    await expect(page).toHaveURL(/\/lms\/servers\/XA-PAR-01\?at=0%2B00:0/);
+    await expect(page.locator("#as-of")).toContainText("read-only");
+    await page.getByRole("link", { name: "← Farm" }).click();
+    await expect(page).toHaveURL(/\/lms\?at=0%2B00:0/);
+    await openResourceLocations(page);
+    await dragSliderToStart(page);
+    await page.locator("#rl-table [data-rl=rl-paris]").getByRole("link").click();
+    await expect(page).toHaveURL(/\/lhc\/rl-paris\?at=/);
+    await hydrated(page);
 
     // On a phone the bar fits the screen.
     await page.setViewportSize({ width: 390, height: 844 });

@@ -70,39 +70,3 @@ pub async fn require_sign_in(
         Redirect::to(&format!("/login?next={}", encode_next(target))).into_response()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn public_paths_are_few() {
-        for p in [
-            "/login",
-            "/api/login",
-            "/healthz",
-            "/metrics",
-            "/pkg/switchyard.wasm",
-        ] {
-            assert!(is_public(p), "{p}");
-        }
-        for p in [
-            "/",
-            "/history",
-            "/api/set_speed",
-            "/api/stream",
-            "/login/../audit",
-            "/pkgx",
-        ] {
-            assert!(!is_public(p), "{p}");
-        }
-    }
-
-    #[test]
-    fn next_is_encoded() {
-        assert_eq!(
-            encode_next("/history?engine=core&x=a b"),
-            "/history%3Fengine%3Dcore%26x%3Da%20b"
-        );
-    }
-}

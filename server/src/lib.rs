@@ -23,3 +23,28 @@ pub mod serve;
 pub mod simulate;
 pub mod state;
 pub mod users;
+
+use std::process::ExitCode;
+
+use cli::{Cli, Command, UserCommand};
+
+/// Runs the command line `cli` (what the `switchyard` binary does); returns the exit status.
+pub fn main(cli: Cli) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("switchyard: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match cli.command {
+        // `simulate` prints events only: no logging set-up, so stdout stays pure JSON lines.
+        Some(Command::Simulate(args)) => simulate::run(&args),
+        Some(Command::User(UserCommand::Add(args))) => runtime.block_on(users::add(args)),
+        Some(Command::Serve(args)) => runtime.block_on(serve::run(args)),
+        None => runtime.block_on(serve::run(cli.serve)),
+    }
+}

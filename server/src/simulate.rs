@@ -150,16 +150,16 @@ impl Recorder {
                 let run = services::history::create_run(&pool, scenario, seed, None).await?;
                 let (tx, rx) = tokio::sync::mpsc::channel(PENDING_CHUNKS);
                 // A simulation takes no inputs: its journal side has no sender.
-                let journal = services::runtime::writer::JournalWriter {
-                    requests: tokio::sync::mpsc::channel(1).1,
-                    conn: services::db::journal_connection(&pool).await?,
-                };
-                let writer = tokio::spawn(services::runtime::writer::run(
+                let connections = services::runtime::writer::Connections::open(
                     pool,
+                    tokio::sync::mpsc::channel(1).1,
+                )
+                .await?;
+                let writer = tokio::spawn(services::runtime::writer::run(
+                    connections,
                     run.id,
                     0,
                     rx,
-                    journal,
                     std::sync::Arc::default(),
                 ));
                 Ok::<_, services::ServiceError>((tx, writer))

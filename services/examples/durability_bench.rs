@@ -8,10 +8,12 @@
 //!    a crash at the worst point (just before a snapshot: the latest one is an interval
 //!    old): time to resume; then time travel to instants spread over the run (rebuild + one
 //!    page read, no cache).
-//! 4. The same after a long run holding `BENCH_EVENTS` (default 10 M) stored events.
+//! 4. The same after a long run holding `BENCH_EVENTS` (default 10 M; 0 skips it) stored events.
 //! 5. The same for the 1 M-VDA estate (bench/scenarios/lhc-1m.toml) after 24 hours.
 //!
-//! `cargo run --release -p services --example durability_bench [seconds]` (bench/durability.sh)
+//! `cargo run --release -p services --example durability_bench [seconds]` (bench/durability.sh);
+//! `BENCH_PARTS=journal` (a comma-separated list of `throughput`, `month`, `journal`, `large`)
+//! runs only those parts.
 
 use std::time::{Duration, Instant};
 
@@ -213,22 +215,44 @@ async fn main() -> Outcome<()> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000_000);
+    let parts = std::env::var("BENCH_PARTS").unwrap_or_default();
+    let part = |name: &str| parts.is_empty() || parts.split(',').any(|p| p.trim() == name);
     let dir = tempfile::tempdir()?;
+    let demo = Scenario::from_toml_str(DEMO, "demo.toml")?;
 
+    if part("throughput") {
+        throughput_figures(&dir, seconds).await?;
+    }
+    if part("month") {
+        month(&dir, &demo).await?;
+    }
+    if part("journal") {
+        journal(&dir, &demo, stored_target).await?;
+    }
+    if part("large") {
+        large(&dir).await?;
+    }
+    Ok(())
+}
+
+/// Throughput at `max` with snapshots every simulated hour and with snapshots off.
+async fn throughput_figures(dir: &tempfile::TempDir, seconds: u64) -> Outcome<()> {
     let never = SimDuration::from_mins(60 * 24 * 365 * 100);
-    let off = throughput(&dir, "off.db", never, seconds).await?;
-    let on = throughput(&dir, "on.db", runtime::DEFAULT_SNAPSHOT_EVERY, seconds).await?;
+    let off = throughput(dir, "off.db", never, seconds).await?;
+    let on = throughput(dir, "on.db", runtime::DEFAULT_SNAPSHOT_EVERY, seconds).await?;
     println!(
         "runtime at max, demo estate: {on:.0} events persisted/s with a snapshot every simulated hour, {off:.0} with snapshots off ({:.1} %)",
         on / off * 100.0
     );
+    Ok(())
+}
 
-    let demo = Scenario::from_toml_str(DEMO, "demo.toml")?;
+/// The demo estate to 30 simulated days, its snapshots' cost, then a crash, resume and time
+/// travel.
+async fn month(dir: &tempfile::TempDir, demo: &Scenario) -> Outcome<()> {
     let options = RuntimeOptions::default();
-
-    // The demo estate to 30 simulated days, then a crash.
-    let pool = db(&dir, "month.db").await?;
-    let rt = runtime::start_with(pool.clone(), &demo, 1, Vec::new(), Speed::Max, options).await?;
+    let pool = db(dir, "month.db").await?;
+    let rt = runtime::start_with(pool.clone(), demo, 1, Vec::new(), Speed::Max, options).await?;
     let wall = run_until(&rt, SimTime(30 * DAY_MS)).await;
     let (encode, bytes) = snapshot_cost(&rt).await?;
     let taken: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM snapshots WHERE run_id = ?")
@@ -242,12 +266,15 @@ async fn main() -> Outcome<()> {
         bytes / 1024,
         taken as f64 * encode.as_secs_f64() / wall.as_secs_f64() * 100.0
     );
-    resume_and_travel("demo estate, 30 days", &pool, &demo, rt, 40).await?;
+    resume_and_travel("demo estate, 30 days", &pool, demo, rt, 40).await
+}
 
-    // Journal latency with the clock paused (the commit alone), then at max.
-    let pool = db(&dir, "paused.db").await?;
-    let rt =
-        runtime::start_with(pool.clone(), &demo, 1, Vec::new(), Speed::Paused, options).await?;
+/// Journal latency with the clock paused (the commit alone), then at `max`; then the run goes
+/// on to `stored_target` stored events for resume and time travel at that size (0: skipped).
+async fn journal(dir: &tempfile::TempDir, demo: &Scenario, stored_target: u64) -> Outcome<()> {
+    let options = RuntimeOptions::default();
+    let pool = db(dir, "paused.db").await?;
+    let rt = runtime::start_with(pool.clone(), demo, 1, Vec::new(), Speed::Paused, options).await?;
     let samples = journal_latency(&rt, 300).await?;
     println!(
         "journal append + acknowledgement, clock paused: {}",
@@ -255,22 +282,28 @@ async fn main() -> Outcome<()> {
     );
     rt.shutdown().await;
 
-    // Journal latency with the demo estate running at max, then history at scale.
-    let pool = db(&dir, "large-history.db").await?;
-    let rt = runtime::start_with(pool.clone(), &demo, 1, Vec::new(), Speed::Max, options).await?;
+    let pool = db(dir, "large-history.db").await?;
+    let rt = runtime::start_with(pool.clone(), demo, 1, Vec::new(), Speed::Max, options).await?;
     let samples = journal_latency(&rt, 1_000).await?;
     println!(
         "journal append + acknowledgement at max (demo estate running): {}",
         percentiles(samples)
     );
+    if stored_target == 0 {
+        rt.shutdown().await;
+        return Ok(());
+    }
     while rt.status().events_persisted < stored_target {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    resume_and_travel("demo estate, long run", &pool, &demo, rt, 40).await?;
+    resume_and_travel("demo estate, long run", &pool, demo, rt, 40).await
+}
 
-    // The 1 M-VDA estate to 24 hours.
+/// The 1 M-VDA estate to 24 simulated hours, its snapshot's cost, resume and time travel.
+async fn large(dir: &tempfile::TempDir) -> Outcome<()> {
+    let options = RuntimeOptions::default();
     let large = Scenario::from_toml_str(LHC_1M, "bench/scenarios/lhc-1m.toml")?;
-    let pool = db(&dir, "large.db").await?;
+    let pool = db(dir, "large.db").await?;
     let rt = runtime::start_with(pool.clone(), &large, 7, Vec::new(), Speed::Max, options).await?;
     let wall = run_until(&rt, SimTime(DAY_MS)).await;
     let (encode, bytes) = snapshot_cost(&rt).await?;
@@ -281,6 +314,5 @@ async fn main() -> Outcome<()> {
         encode.as_secs_f64() * 1000.0,
         bytes as f64 / 1_048_576.0
     );
-    resume_and_travel("1 M-VDA estate, 24 h", &pool, &large, rt, 8).await?;
-    Ok(())
+    resume_and_travel("1 M-VDA estate, 24 h", &pool, &large, rt, 8).await
 }

@@ -47,14 +47,27 @@ pub async fn connect(url: &str) -> Result<SqlitePool> {
 /// A connection of its own for the action journal, on the same database as `pool` with
 /// `synchronous = FULL`: in WAL mode every commit on it is synced to disk before it returns,
 /// so a journaled input survives a power cut, not only a crash of the process (the pool's
-/// `NORMAL` is enough for the latter). Its sync also carries the events written before it.
-/// It never runs the WAL's automatic checkpoint (the pool's connections do): a checkpoint
-/// copies megabytes into the database file, and an operator's input would wait for it.
+/// `NORMAL` is enough for the latter). It never runs the WAL's automatic checkpoint (see
+/// [`events_connection`]).
 pub async fn journal_connection(pool: &SqlitePool) -> Result<sqlx::SqliteConnection> {
     use sqlx::ConnectOptions;
     let options = (*pool.connect_options())
         .clone()
         .synchronous(SqliteSynchronous::Full)
+        .pragma("wal_autocheckpoint", "0");
+    Ok(options.connect().await?)
+}
+
+/// A connection of its own for the persistence task's events and snapshots, on the same
+/// database as `pool` (`synchronous = NORMAL`, as the pool: a crash of the process loses
+/// nothing committed, and what a power cut could lose is rebuilt from the journal on resume).
+/// It never runs the WAL's automatic checkpoint: a checkpoint copies megabytes into the
+/// database file, and a journal commit queued behind it would wait that long. The WAL is
+/// checkpointed in the background instead (see `runtime::writer`).
+pub async fn events_connection(pool: &SqlitePool) -> Result<sqlx::SqliteConnection> {
+    use sqlx::ConnectOptions;
+    let options = (*pool.connect_options())
+        .clone()
         .pragma("wal_autocheckpoint", "0");
     Ok(options.connect().await?)
 }

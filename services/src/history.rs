@@ -2,14 +2,14 @@
 
 use engine::Event;
 use serde::Serialize;
-use sqlx::{QueryBuilder, Sqlite, SqlitePool};
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
 
 use crate::db::now_text;
 use crate::error::Result;
 
 /// Rows per multi-row INSERT statement: 8 bound values each, 32,000 in all, under SQLite's
 /// limit of 32,766 variables.
-const ROWS_PER_STATEMENT: usize = 4_000;
+pub const ROWS_PER_STATEMENT: usize = 4_000;
 
 /// A simulation run: one start of the engines on a scenario and seed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
@@ -166,26 +166,43 @@ pub async fn insert_events(
     events: &[Event],
 ) -> Result<()> {
     let mut tx = pool.begin().await?;
-    let mut seq = i64::try_from(first_seq).unwrap_or(i64::MAX);
-    for chunk in events.chunks(ROWS_PER_STATEMENT) {
-        let mut insert: QueryBuilder<Sqlite> = QueryBuilder::new(
-            "INSERT INTO events (run_id, seq, t_ms, engine, subject, kind, details, actor) ",
-        );
-        insert.push_values(chunk, |mut row, e| {
-            row.push_bind(run_id)
-                .push_bind(seq)
-                .push_bind(e.t_ms as i64)
-                .push_bind(e.engine.as_str())
-                .push_bind(e.subject.as_str())
-                .push_bind(e.kind.as_str())
-                .push_bind(e.details.to_string())
-                .push_bind(e.actor.as_deref());
-            seq = seq.saturating_add(1);
-        });
-        insert.push(" ON CONFLICT (run_id, seq) DO NOTHING");
-        insert.build().execute(&mut *tx).await?;
+    let mut seq = first_seq;
+    for rows in events.chunks(ROWS_PER_STATEMENT) {
+        insert_event_rows(&mut tx, run_id, seq, rows).await?;
+        seq += rows.len() as u64;
     }
     tx.commit().await?;
+    Ok(())
+}
+
+/// Writes `events` (at most [`ROWS_PER_STATEMENT`]) of run `run_id` in one statement on
+/// `conn` (a transaction of the caller's), numbered from `first_seq` as in [`insert_events`].
+pub async fn insert_event_rows(
+    conn: &mut SqliteConnection,
+    run_id: i64,
+    first_seq: u64,
+    events: &[Event],
+) -> Result<()> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let mut seq = i64::try_from(first_seq).unwrap_or(i64::MAX);
+    let mut insert: QueryBuilder<Sqlite> = QueryBuilder::new(
+        "INSERT INTO events (run_id, seq, t_ms, engine, subject, kind, details, actor) ",
+    );
+    insert.push_values(events, |mut row, e| {
+        row.push_bind(run_id)
+            .push_bind(seq)
+            .push_bind(e.t_ms as i64)
+            .push_bind(e.engine.as_str())
+            .push_bind(e.subject.as_str())
+            .push_bind(e.kind.as_str())
+            .push_bind(e.details.to_string())
+            .push_bind(e.actor.as_deref());
+        seq = seq.saturating_add(1);
+    });
+    insert.push(" ON CONFLICT (run_id, seq) DO NOTHING");
+    insert.build().execute(&mut *conn).await?;
     Ok(())
 }
 

@@ -14,7 +14,7 @@ use crate::components::live::use_refresh;
 use crate::format::sim_time;
 use crate::model::autoscale::GroupsPage;
 use crate::pages::LoadError;
-use crate::time_travel::use_as_of;
+use crate::time_travel::{use_as_of, AsOf};
 
 /// Wall-clock ms between re-reads.
 pub const REFRESH_MS: u32 = 2_000;
@@ -82,8 +82,8 @@ fn zone_cell(z: &ClusterView) -> impl IntoView {
     }
 }
 
-fn group_row(g: GroupView) -> impl IntoView {
-    let href = format!("/autoscale/{}", g.name);
+fn group_row(g: GroupView, as_of: &AsOf) -> impl IntoView {
+    let href = as_of.link(&format!("/autoscale/{}", g.name));
     let p = &g.params;
     let limits = format!("{}–{} nodes", p.min_nodes, p.max_nodes);
     view! {
@@ -118,18 +118,21 @@ pub fn AutoscalePage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match groups.await {
                     Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(GroupsPage { groups, now_ms }) => view! {
+                    Ok(GroupsPage { groups, now_ms }) => {
+                        let shown = as_of.get_untracked();
+                        view! {
                         <section class="card">
                             <table id="group-table">
                                 <thead><tr><th>"Group"</th><th>"Mode"</th><th>"Application"</th><th>"Limits"</th><th>"Clusters (zone, state, nodes)"</th><th>"Last decision"</th></tr></thead>
                                 <tbody>
                                     {groups.is_empty().then(|| view! { <tr><td colspan="6" class="empty">"No autoscale group in this scenario."</td></tr> })}
-                                    {groups.into_iter().map(group_row).collect_view()}
+                                    {groups.into_iter().map(|g| group_row(g, &shown)).collect_view()}
                                 </tbody>
                             </table>
                             <p class="muted small">{format!("Simulated time {}", sim_time(now_ms))}</p>
                         </section>
-                    }.into_any(),
+                        }.into_any()
+                    }
                 }
             })}
         </Transition>

@@ -76,7 +76,7 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
     );
     view! {
         <Title text="Autoscale group"/>
-        <p><a href="/autoscale">"← Autoscale groups"</a></p>
+        <p><a href=move || as_of.get().link("/autoscale")>"← Autoscale groups"</a></p>
         <h1>"Autoscale group " <span class="mono">{move || group.get()}</span></h1>
         <Transition fallback=|| ()>
             {move || Suspend::new(async move {
@@ -116,6 +116,7 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
 
 #[component]
 fn Detail(detail: GroupDetail, is_admin: bool) -> impl IntoView {
+    let as_of = use_as_of().get_untracked();
     let GroupDetail {
         group,
         timelines,
@@ -128,7 +129,7 @@ fn Detail(detail: GroupDetail, is_admin: bool) -> impl IntoView {
     let windows = WINDOWS
         .into_iter()
         .map(|(m, label)| {
-            let href = format!("/autoscale/{name}?minutes={m}");
+            let href = format!("/autoscale/{name}?minutes={m}{}", as_of.and_params());
             view! { <a href=href class:active=m == minutes data-window=m.to_string()>{label}</a> }
         })
         .collect_view();

@@ -120,6 +120,7 @@ fn Summary(topology: TopologyView, now_ms: u64) -> impl IntoView {
 
 #[component]
 fn SitesTable(sites: Vec<SiteView>, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
+    let as_of = use_as_of().get_untracked();
     let power = move |site: String, up: bool| {
         act.dispatch(GslbAct {
             input: GslbActInput {
@@ -146,7 +147,7 @@ fn SitesTable(sites: Vec<SiteView>, act: ServerAction<GslbAct>, can_act: bool) -
                         };
                         view! {
                             <tr data-site=s.name.clone() class:down=!s.up>
-                                <td><a href=format!("/gslb/sites/{}", s.name)>{s.name.clone()}</a></td>
+                                <td><a href=as_of.link(&format!("/gslb/sites/{}", s.name))>{s.name.clone()}</a></td>
                                 <td>{if s.role == SiteRole::Parent { "parent" } else { "child" }}</td>
                                 <td class="mono small">{s.ip.clone()}{s.public_ip.clone().map(|p| format!(" / {p}"))}</td>
                                 <td data-col="state">{if s.up { "up" } else { "down" }}</td>

@@ -45,7 +45,7 @@ pub fn GslbSitePage() -> impl IntoView {
     view! {
         <Title text="GSLB site"/>
         <GslbNav current=""/>
-        <p><a href="/gslb">"← Topology"</a></p>
+        <p><a href=move || as_of.get().link("/gslb")>"← Topology"</a></p>
         {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
         {move || action_error(backups.value().get()).map(|e| view! { <p class="error" id="backups-error">{e}</p> })}
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
@@ -152,6 +152,7 @@ fn LinksTable(
     act: ServerAction<GslbAct>,
     can_act: bool,
 ) -> impl IntoView {
+    let as_of = use_as_of().get_untracked();
     view! {
         <section class="card">
             <h2>"MEP links"</h2>
@@ -166,7 +167,7 @@ fn LinksTable(
                         let (me, other) = (site.clone(), peer.clone());
                         view! {
                             <tr data-peer=peer.clone()>
-                                <td><a href=format!("/gslb/sites/{peer}")>{peer.clone()}</a></td>
+                                <td><a href=as_of.link(&format!("/gslb/sites/{peer}"))>{peer.clone()}</a></td>
                                 <td><span class=format!("badge {}", status_class(l.status))>{status_label(l.status)}</span></td>
                                 <td class="small">{direction_text(out)}</td>
                                 <td class="small">{direction_text(inn)}</td>

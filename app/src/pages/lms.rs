@@ -343,15 +343,17 @@ pub fn rule_loads_text(server: &ServerView) -> String {
 #[component]
 fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
     let query = use_query_map();
+    let as_of = use_as_of().get_untracked();
+    let keep = as_of.and_params();
     let current = move |k: &str| query.read_untracked().get(k).unwrap_or_default();
     let sort = current("sort");
     let desc = current("desc") == "1";
     let zone = current("zone");
     let number = current("page").parse::<u32>().unwrap_or(1).max(1);
     let zone_q = if zone.is_empty() {
-        String::new()
+        keep
     } else {
-        format!("&zone={zone}")
+        format!("&zone={zone}{keep}")
     };
     let sort_q = format!(
         "sort={}&desc={}",
@@ -379,7 +381,7 @@ fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
                     view! {
                         <tr data-server=s.host.clone() class:collector=s.collector>
                             <td class="num">{s.host_id}</td>
-                            <td class="mono"><a href=format!("/lms/servers/{}", s.host)>{s.host.clone()}</a>{s.collector.then_some(" (DC)")}</td>
+                            <td class="mono"><a href=as_of.link(&format!("/lms/servers/{}", s.host))>{s.host.clone()}</a>{s.collector.then_some(" (DC)")}</td>
                             <td>{s.zone.clone()}</td>
                             <td class="num" data-col="load">{s.load}</td>
                             <td class="num" data-col="dc_load">{s.dc_load.map(|l| l.to_string()).unwrap_or_else(|| "—".into())}</td>

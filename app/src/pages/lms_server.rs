@@ -34,7 +34,7 @@ pub fn LmsServerPage() -> impl IntoView {
     view! {
         <Title text="Server"/>
         <LmsNav current=""/>
-        <p><a href="/lms">"← Farm"</a></p>
+        <p><a href=move || as_of.get().link("/lms")>"← Farm"</a></p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let can_act = user_allows(Role::Operator).await;
@@ -50,6 +50,7 @@ pub fn LmsServerPage() -> impl IntoView {
 
 #[component]
 fn Detail(detail: ServerDetail, act: ServerAction<LmsAct>, can_act: bool) -> impl IntoView {
+    let as_of = use_as_of().get_untracked();
     let ServerDetail {
         server,
         formula,
@@ -103,7 +104,7 @@ fn Detail(detail: ServerDetail, act: ServerAction<LmsAct>, can_act: bool) -> imp
                     }).collect_view()}
                 </tbody>
             </table>
-            {(sessions.total > 25).then(|| view! { <p class="muted small"><a href="/lms/store">"All sessions in the dynamic store view"</a></p> })}
+            {(sessions.total > 25).then(|| view! { <p class="muted small"><a href=as_of.link("/lms/store")>"All sessions in the dynamic store view"</a></p> })}
         </section>
         <section class="card">
             <h2>"Events"</h2>

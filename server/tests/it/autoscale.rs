@@ -238,8 +238,7 @@ async fn an_admin_saves_valid_settings_and_it_is_audited() {
         subject: Some("asg_arn".into()),
         ..Default::default()
     };
-    app.services.runtime.step("test").await.expect("step");
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    app.stored().await;
     let (events, _) = services::history::query_events(&app.services.pool, &filter, 0, 100)
         .await
         .expect("events");

@@ -1,8 +1,9 @@
 //! The server's integration tests, one module per area, built as one test binary: the router
 //! embeds the whole UI's view types, so each separate binary would compile and link them
-//! again (minutes each in release).
+//! again (minutes each in release). The library has no unit tests of its own for the same reason
+//! (`test = false` in its manifest): a test build of the library is one more full compile.
 //!
-//! `common` starts the router on a temp SQLite file; `router` (sign-in, gate, roles, audit,
+//! `cli` and `scenario_file` check the command line and scenario files; `common` starts the router on a temp SQLite file; `router` (sign-in, gate, roles, audit,
 //! export, health, metrics, the LHC and LMS actions), `time_travel`, `gslb`, `autoscale` and `dns` (the
 //! ADNS responder over real sockets) drive it; `simulate`, `simulate_pinned`, `shutdown` (SIGTERM
 //! with live streams open) and `durable` (kill -9, then resume) run the real binary.
@@ -13,10 +14,12 @@
 mod common;
 
 mod autoscale;
+mod cli;
 mod dns;
 mod durable;
 mod gslb;
 mod router;
+mod scenario_file;
 mod shutdown;
 mod simulate;
 mod simulate_pinned;

@@ -28,6 +28,35 @@ async fn anonymous_pages_redirect_to_sign_in_and_api_calls_get_401() {
 }
 
 #[tokio::test]
+async fn only_a_few_paths_are_open_without_signing_in() {
+    let app = app().await;
+    for path in ["/login", "/healthz", "/metrics"] {
+        assert_eq!(app.get(path, None).await.status(), StatusCode::OK, "{path}");
+    }
+    // The gate lets static files through (served, or not found): never sent to sign in.
+    let pkg = app.get("/pkg/no-such-file.wasm", None).await;
+    assert_ne!(pkg.status(), StatusCode::SEE_OTHER);
+    for (path, next) in [
+        ("/", None),
+        ("/history", Some("/login?next=/history")),
+        ("/login/../audit", Some("/login?next=/login/../audit")),
+        ("/pkgx", Some("/login?next=/pkgx")),
+        (
+            "/users?q=a+b&x=1",
+            Some("/login?next=/users%3Fq%3Da%2Bb%26x%3D1"),
+        ),
+    ] {
+        let page = app.get(path, None).await;
+        assert_eq!(page.status(), StatusCode::SEE_OTHER, "{path}");
+        let location = page
+            .headers()
+            .get(header::LOCATION)
+            .and_then(|v| v.to_str().ok());
+        assert_eq!(location, Some(next.unwrap_or("/login")), "{path}");
+    }
+}
+
+#[tokio::test]
 async fn sign_in_sets_a_strict_http_only_cookie_and_opens_the_pages() {
     let app = app().await;
     let response = app

@@ -28,11 +28,16 @@ pub use resume::resume;
 /// Wall-clock period of the runtime's ticks.
 pub const TICK: Duration = Duration::from_millis(100);
 /// At speed `max`, wall time spent computing per slice before handing the events on.
-const MAX_SPEED_BUDGET: Duration = Duration::from_millis(20);
+const MAX_SPEED_BUDGET: Duration = Duration::from_millis(5);
 /// At speed `max`, events produced per slice before handing them on.
-const MAX_SPEED_EVENTS: usize = 10_000;
+const MAX_SPEED_EVENTS: usize = 2_500;
 /// At speed `max`, how far the clock jumps when no engine has anything due.
 const IDLE_JUMP: u64 = 60_000;
+/// Wall time between two snapshots at least: at `max` the demo estate runs hundreds of
+/// simulated hours a second, and a snapshot every simulated hour would write hundreds of
+/// snapshots a second. Ten a second at most cost ~1 % of the throughput and bound what a
+/// resume or a time travel replays to a tenth of a second of computing at `max`.
+const SNAPSHOT_MIN_WALL: Duration = Duration::from_millis(100);
 /// Batches that may wait for the persistence task before the runtime slows down.
 const PERSIST_QUEUE: usize = 64;
 /// Journal commits that may wait for the persistence task (the runtime waits for each).

@@ -14,16 +14,16 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use super::inputs::{self, Played};
 use super::pacing::Pacer;
-use super::writer::{self, JournalWrite, JournalWriter, Persist};
+use super::writer::{self, JournalWrite, Persist};
 use super::{
     ClockStatus, Command, Input, RuntimeHandle, RuntimeOptions, IDLE_JUMP, JOURNAL_QUEUE,
-    LIVE_BUFFER, MAX_SPEED_BUDGET, MAX_SPEED_EVENTS, PERSIST_QUEUE, TICK,
+    LIVE_BUFFER, MAX_SPEED_BUDGET, MAX_SPEED_EVENTS, PERSIST_QUEUE, SNAPSHOT_MIN_WALL, TICK,
 };
 use crate::error::{Result, ServiceError};
 use crate::history::Run;
 use crate::journal::{AuditRow, Entry, Journaled};
 use crate::snapshots::SnapshotRow;
-use crate::{db, telemetry};
+use crate::telemetry;
 
 /// Where a resumed run stands (all zero for a new run).
 #[derive(Debug, Default, Clone)]
@@ -46,20 +46,16 @@ pub(super) async fn spawn(
     options: RuntimeOptions,
 ) -> Result<RuntimeHandle> {
     let (journal, journal_rx) = mpsc::channel(JOURNAL_QUEUE);
-    let journal_writer = JournalWriter {
-        requests: journal_rx,
-        conn: db::journal_connection(&pool).await?,
-    };
+    let connections = writer::Connections::open(pool, journal_rx).await?;
     let sim_now = sim.now().as_millis();
     let (persist_tx, persist_rx) = mpsc::channel(PERSIST_QUEUE);
     // Everything before `resumed.events` is stored (a resume writes what was lost first).
     let persisted = Arc::new(AtomicU64::new(resumed.events));
     let writer = tokio::spawn(writer::run(
-        pool,
+        connections,
         run.id,
         resumed.events,
         persist_rx,
-        journal_writer,
         persisted.clone(),
     ));
     let (commands, command_rx) = mpsc::channel(64);
@@ -93,7 +89,9 @@ pub(super) async fn spawn(
         } else {
             sim_now.saturating_add(options.snapshot_every.as_millis())
         },
+        last_snapshot: Instant::now(),
         persist: Some(persist_tx),
+        unsent: Vec::new(),
         persisted,
         writer: Some(writer),
         live: live.clone(),
@@ -128,7 +126,12 @@ struct Task {
     snapshot_every: u64,
     /// The simulated instant from which the next snapshot is due.
     next_snapshot_ms: u64,
+    /// When the last snapshot was taken (wall clock; see [`SNAPSHOT_MIN_WALL`]).
+    last_snapshot: Instant,
     persist: Option<mpsc::Sender<Persist>>,
+    /// Events published and not handed on yet: an input's events wait here for room in the
+    /// persistence queue, so that the next input is not kept waiting behind them.
+    unsent: Vec<Event>,
     /// Events stored so far, counted by the persistence task.
     persisted: Arc<AtomicU64>,
     writer: Option<JoinHandle<()>>,
@@ -148,11 +151,13 @@ impl Task {
         }
         loop {
             // At `max`, the engines compute whenever the persistence queue has room; commands
-            // go first, then the ticker (status, other speeds), then the next slice.
+            // go first, then the ticker (status, other speeds), then the next slice (and the
+            // events of inputs waiting to be handed on, at any speed).
+            let computing = self.speed == Speed::Max && self.halted.is_none();
             let room = self
                 .persist
                 .clone()
-                .filter(|_| self.speed == Speed::Max && self.halted.is_none());
+                .filter(|_| computing || !self.unsent.is_empty());
             tokio::select! {
                 biased;
                 command = commands.recv() => match command {
@@ -186,9 +191,13 @@ impl Task {
                         None => None,
                     }
                 } => {
-                    let events = self.max_slice(&commands);
-                    self.publish(&events);
-                    if self.flush_dns().await.is_ok() {
+                    let mut events = std::mem::take(&mut self.unsent);
+                    if computing {
+                        let fresh = compute(|| self.max_slice(&commands));
+                        self.publish(&fresh);
+                        events.extend(fresh);
+                    }
+                    if !events.is_empty() && self.flush_dns().await.is_ok() {
                         permit.send(Persist::Events(events));
                     }
                     self.snapshot_if_due().await;
@@ -204,8 +213,16 @@ impl Task {
     /// Takes a snapshot when one is due and the persistence queue has room for it (at `max`
     /// a full queue defers it to the next slice rather than keeping inputs waiting).
     async fn snapshot_if_due(&mut self) {
-        let room = self.persist.as_ref().is_some_and(|p| p.capacity() > 0);
-        if room && self.sim.now().as_millis() >= self.next_snapshot_ms {
+        // Room for the snapshot, and for the events waiting to go before it.
+        let needed = 1 + usize::from(!self.unsent.is_empty());
+        let room = self
+            .persist
+            .as_ref()
+            .is_some_and(|p| p.capacity() >= needed);
+        if room
+            && self.sim.now().as_millis() >= self.next_snapshot_ms
+            && self.last_snapshot.elapsed() >= SNAPSHOT_MIN_WALL
+        {
             self.take_snapshot().await;
         }
     }
@@ -266,9 +283,9 @@ impl Task {
             } => {
                 let (outcome, events) = self.input(input, actor, audit).await;
                 let _ = reply.send(outcome);
-                // Handed on after the answer: the answer waits for the journal, not for the
-                // queue of events to store.
-                self.persist(events).await;
+                // Handed on after the answer, when the queue has room (see `run`): neither
+                // this answer nor the next input waits for the queue of events to store.
+                self.unsent.extend(events);
             }
             Command::Query(job) => job(&self.sim),
             Command::Shutdown { reply } => {
@@ -386,28 +403,42 @@ impl Task {
 
     /// Counts `events` and sends them to the live views.
     fn publish(&mut self, events: &[Event]) {
+        // Copies for the live views only when one listens (at `max`, thousands per slice).
+        let listened = self.live.receiver_count() > 0;
         for e in events {
-            *self
-                .snapshot
-                .per_engine
-                .entry(e.engine.as_str().to_owned())
-                .or_default() += 1;
-            // No live subscriber is fine: the send result only says whether anyone listened.
-            let _ = self.live.send(Arc::new(e.clone()));
+            let engine = e.engine.as_str();
+            match self.snapshot.per_engine.get_mut(engine) {
+                Some(count) => *count += 1,
+                None => {
+                    self.snapshot.per_engine.insert(engine.to_owned(), 1);
+                }
+            }
+            if listened {
+                // A view that went away meanwhile is fine: the result only says who listened.
+                let _ = self.live.send(Arc::new(e.clone()));
+            }
         }
         self.snapshot.events_total += events.len() as u64;
         metrics::counter!(telemetry::EVENTS_EMITTED).increment(events.len() as u64);
     }
 
-    /// Hands published `events` on to the persistence task, after the DNS queries waiting for
-    /// their group commit (an event is never stored before the inputs it depends on).
+    /// Hands published `events` on to the persistence task, after those still waiting.
     async fn persist(&mut self, events: Vec<Event>) {
-        if events.is_empty() || self.flush_dns().await.is_err() {
+        self.unsent.extend(events);
+        self.send_unsent().await;
+    }
+
+    /// Hands the events waiting in `unsent` on to the persistence task, after the DNS queries
+    /// waiting for their group commit (an event is never stored before the inputs it depends
+    /// on).
+    async fn send_unsent(&mut self) {
+        if self.unsent.is_empty() || self.flush_dns().await.is_err() {
             return;
         }
+        let events = std::mem::take(&mut self.unsent);
         if let Some(persist) = &self.persist {
             // Awaiting here is the back-pressure that keeps the clock within what the
-            // database can take (at `max`, `tick` waits for room before computing instead).
+            // database can take (at `max`, `run` waits for room before computing instead).
             if persist.send(Persist::Events(events)).await.is_err() {
                 tracing::error!("persistence task is gone; events are no longer stored");
             }
@@ -433,6 +464,7 @@ impl Task {
     /// Hands a snapshot of the simulation as it stands to the persistence task (stored after
     /// every event before it).
     async fn take_snapshot(&mut self) {
+        self.send_unsent().await;
         if self.flush_dns().await.is_err() {
             return;
         }
@@ -444,6 +476,7 @@ impl Task {
             self.speed,
         );
         self.next_snapshot_ms = row.t_ms.saturating_add(self.snapshot_every);
+        self.last_snapshot = Instant::now();
         if let Some(persist) = &self.persist {
             if persist
                 .send(Persist::Snapshot(Box::new(row)))
@@ -470,5 +503,17 @@ impl Task {
         }
         // The last word: everything emitted, and now stored.
         self.publish_status();
+    }
+}
+
+/// Runs `work` (a slice of engine computation, tens of milliseconds) without holding up the
+/// other tasks of this worker: on the multi-threaded runtime the worker's queue moves to
+/// another thread for the time of it, so the persistence task woken by the last slice, or a
+/// request, never waits for the engines.
+fn compute<T>(work: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),
+        _ => work(),
     }
 }

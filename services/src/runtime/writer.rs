@@ -5,31 +5,35 @@
 //! so one is stored only after every event that came before it.
 //!
 //! It is also the one writer of the run's journal: a journal commit ([`JournalWrite`]) goes
-//! before anything else it has waiting, between two transactions of at most [`CHUNK_ROWS`]
-//! events, on its own synced connection. So an operator's input waits for at most one small
-//! transaction of events, never for SQLite's busy-wait against a long one.
+//! before anything else it has waiting, on its own synced connection: a transaction of events
+//! (at most [`CHUNK_ROWS`]) ends early, after the statement of at most [`STATEMENT_ROWS`]
+//! in progress, when a journal write waits. So an operator's input waits for one small
+//! statement, never for a whole transaction or for SQLite's busy-wait against a long one.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use engine::Event;
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::{Acquire, SqliteConnection, SqlitePool};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{timeout_at, Instant};
 
 use crate::error::Result;
-use crate::history;
 use crate::journal::{self, AuditRow, Journaled};
 use crate::snapshots::{self, SnapshotRow};
 use crate::telemetry;
+use crate::{db, history};
 
 /// A flush happens once this many rows are waiting...
 pub const FLUSH_ROWS: usize = 5_000;
 /// ...or this long after the first row of the flush arrived.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
-/// Events per transaction: a journal commit waits for at most one of these.
+/// Events per transaction, at most.
 pub const CHUNK_ROWS: usize = 2_000;
+/// Events per statement: a journal commit waits for at most one of these (and the commit of
+/// the transaction it ends).
+pub const STATEMENT_ROWS: usize = 250;
 
 /// What the runtime hands the persistence task, in order.
 #[derive(Debug)]
@@ -76,19 +80,56 @@ impl JournalWriter {
     }
 }
 
+/// The persistence task's connections: its events and snapshots on one, the journal on the
+/// other, and the pool for the background checkpoints.
+pub struct Connections {
+    /// The database's pool (background checkpoints).
+    pub pool: SqlitePool,
+    /// Events and snapshots (`db::events_connection`).
+    pub events: SqliteConnection,
+    /// Journal commits.
+    pub journal: JournalWriter,
+}
+
+impl Connections {
+    /// Opens the events and journal connections on `pool`'s database; `requests` are the
+    /// journal commits the runtime will ask for.
+    pub async fn open(pool: SqlitePool, requests: mpsc::Receiver<JournalWrite>) -> Result<Self> {
+        Ok(Self {
+            events: db::events_connection(&pool).await?,
+            journal: JournalWriter {
+                requests,
+                conn: db::journal_connection(&pool).await?,
+            },
+            pool,
+        })
+    }
+}
+
 /// Runs until every sender is dropped, then flushes what is left and returns. The first
 /// event received is the run's event number `first_seq`; `persisted` counts the events
 /// stored (for the clock status: emitted is not stored).
 pub async fn run(
-    pool: SqlitePool,
+    connections: Connections,
     run_id: i64,
     first_seq: u64,
     mut batches: mpsc::Receiver<Persist>,
-    mut journal: JournalWriter,
     persisted: Arc<AtomicU64>,
 ) {
-    let checkpoints = tokio::spawn(checkpoint_often(pool.clone()));
-    let mut next_seq = first_seq;
+    let Connections {
+        pool,
+        events,
+        mut journal,
+    } = connections;
+    let wal = Arc::new(AtomicU64::new(0));
+    let checkpoints = tokio::spawn(checkpoint_often(pool, wal.clone()));
+    let mut store = EventStore {
+        conn: events,
+        run_id,
+        next_seq: first_seq,
+        persisted,
+        wal,
+    };
     let mut pending: Vec<Event> = Vec::new();
     let mut snapshot = None;
     loop {
@@ -126,98 +167,149 @@ pub async fn run(
                 Err(_elapsed) => break,
             }
         }
-        flush(
-            &pool,
-            run_id,
-            &mut next_seq,
-            &mut pending,
-            &persisted,
-            &mut journal,
-        )
-        .await;
+        store.flush(&mut pending, &mut journal).await;
         if let Some(row) = snapshot.take() {
             journal.drain(run_id).await;
-            store_snapshot(&pool, run_id, &row).await;
+            store.snapshot(&row).await;
         }
+        store.restart_wal_if_long(&journal).await;
         if closed {
             break;
         }
     }
-    flush(
-        &pool,
-        run_id,
-        &mut next_seq,
-        &mut pending,
-        &persisted,
-        &mut journal,
-    )
-    .await;
+    store.flush(&mut pending, &mut journal).await;
     journal.drain(run_id).await;
     checkpoints.abort();
 }
 
 /// How often the write-ahead log is checkpointed while a run is being written.
-pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
+pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(50);
+/// WAL frames (pages) beyond which the persistence task checkpoints the last few itself, so
+/// that the WAL starts over from its beginning (~64 MiB of 4 KiB pages).
+pub const WAL_RESTART_FRAMES: u64 = 16_384;
 
 /// Checkpoints the write-ahead log every [`CHECKPOINT_EVERY`], in the background (`PASSIVE`:
-/// it never blocks a writer). Without it, the commit that crosses SQLite's automatic
-/// threshold copies tens of megabytes into the database file itself, and a journal commit
-/// queued behind it waits as long.
-async fn checkpoint_often(pool: SqlitePool) {
+/// it never blocks a writer; often, so that each copies and syncs little), and keeps the WAL's length in frames in `wal`. The events are
+/// written on a connection that never checkpoints (`db::events_connection`): otherwise the
+/// commit that crosses SQLite's automatic threshold copies tens of megabytes into the
+/// database file itself, and a journal commit queued behind it waits as long.
+async fn checkpoint_often(pool: SqlitePool, wal: Arc<AtomicU64>) {
     let mut every = tokio::time::interval(CHECKPOINT_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         every.tick().await;
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-            .execute(&pool)
-            .await
-        {
-            tracing::debug!(error = %e, "background checkpoint skipped");
+        match checkpoint(&pool).await {
+            Ok(frames) => wal.store(frames, Ordering::Relaxed),
+            Err(e) => tracing::debug!(error = %e, "background checkpoint skipped"),
         }
     }
 }
 
-async fn store_snapshot(pool: &SqlitePool, run_id: i64, row: &SnapshotRow) {
-    let stored = async {
-        let mut tx = pool.begin().await?;
-        snapshots::insert(&mut tx, run_id, row).await?;
-        tx.commit().await?;
-        Ok::<(), crate::ServiceError>(())
-    }
-    .await;
-    match stored {
-        Ok(()) => metrics::counter!(telemetry::SNAPSHOTS_WRITTEN).increment(1),
-        Err(e) => {
-            metrics::counter!(telemetry::PERSIST_ERRORS).increment(1);
-            tracing::error!(error = %e, t_ms = row.t_ms, "could not store a snapshot");
-        }
-    }
+/// A `PASSIVE` checkpoint; returns the WAL's length in frames.
+async fn checkpoint<'c>(conn: impl sqlx::SqliteExecutor<'c>) -> Result<u64> {
+    // (busy, frames in the WAL, frames checkpointed)
+    let (_, frames, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+        .fetch_one(conn)
+        .await?;
+    Ok(u64::try_from(frames).unwrap_or(0))
 }
 
-/// Stores `pending` in transactions of at most [`CHUNK_ROWS`] events, committing any
-/// journal write that arrives between two of them first.
-async fn flush(
-    pool: &SqlitePool,
+/// The events side of the persistence task: its connection and where the run's numbering
+/// stands.
+struct EventStore {
+    conn: SqliteConnection,
     run_id: i64,
-    next_seq: &mut u64,
-    pending: &mut Vec<Event>,
-    persisted: &AtomicU64,
-    journal: &mut JournalWriter,
-) {
-    for chunk in pending.chunks(CHUNK_ROWS) {
-        journal.drain(run_id).await;
-        let first = *next_seq;
-        *next_seq += chunk.len() as u64;
-        match history::insert_events(pool, run_id, first, chunk).await {
-            Ok(()) => {
-                persisted.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-                metrics::counter!(telemetry::EVENTS_PERSISTED).increment(chunk.len() as u64);
+    /// The number of the next event to store.
+    next_seq: u64,
+    /// Events stored so far (shared with the runtime's status).
+    persisted: Arc<AtomicU64>,
+    /// The WAL's length in frames, as the last checkpoint found it.
+    wal: Arc<AtomicU64>,
+}
+
+impl EventStore {
+    /// Stores `pending` in transactions of at most [`CHUNK_ROWS`] events, committing any
+    /// journal write that arrives first: a transaction ends early, after the statement in
+    /// progress, when one waits.
+    async fn flush(&mut self, pending: &mut Vec<Event>, journal: &mut JournalWriter) {
+        let mut rest = pending.as_slice();
+        while !rest.is_empty() {
+            journal.drain(self.run_id).await;
+            let (taken, stored) = self.store_chunk(rest, journal).await;
+            self.next_seq += taken as u64;
+            rest = &rest[taken..];
+            match stored {
+                Ok(()) => {
+                    self.persisted.fetch_add(taken as u64, Ordering::Relaxed);
+                    metrics::counter!(telemetry::EVENTS_PERSISTED).increment(taken as u64);
+                }
+                Err(e) => {
+                    metrics::counter!(telemetry::PERSIST_ERRORS).increment(1);
+                    tracing::error!(error = %e, rows = taken, "could not persist events");
+                }
             }
+        }
+        pending.clear();
+    }
+
+    /// Stores the first events of `events` in one transaction of at most [`CHUNK_ROWS`], in
+    /// statements of [`STATEMENT_ROWS`], stopping early when a journal write waits. Returns
+    /// how many it took (stored, or lost with the error: their numbers stay unused).
+    async fn store_chunk(
+        &mut self,
+        events: &[Event],
+        journal: &JournalWriter,
+    ) -> (usize, Result<()>) {
+        let chunk = &events[..events.len().min(CHUNK_ROWS)];
+        let (run_id, first_seq) = (self.run_id, self.next_seq);
+        let mut taken = 0;
+        let stored = async {
+            let mut tx = self.conn.begin().await?;
+            for rows in chunk.chunks(STATEMENT_ROWS) {
+                if taken > 0 && !journal.requests.is_empty() {
+                    break;
+                }
+                let seq = first_seq + taken as u64;
+                taken += rows.len();
+                history::insert_event_rows(&mut tx, run_id, seq, rows).await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        }
+        .await;
+        let taken = if stored.is_ok() { taken } else { chunk.len() };
+        (taken, stored)
+    }
+
+    async fn snapshot(&mut self, row: &SnapshotRow) {
+        let stored = async {
+            let mut tx = self.conn.begin().await?;
+            snapshots::insert(&mut tx, self.run_id, row).await?;
+            tx.commit().await?;
+            Ok::<(), crate::ServiceError>(())
+        }
+        .await;
+        match stored {
+            Ok(()) => metrics::counter!(telemetry::SNAPSHOTS_WRITTEN).increment(1),
             Err(e) => {
                 metrics::counter!(telemetry::PERSIST_ERRORS).increment(1);
-                tracing::error!(error = %e, rows = chunk.len(), "could not persist events");
+                tracing::error!(error = %e, t_ms = row.t_ms, "could not store a snapshot");
             }
         }
     }
-    pending.clear();
+
+    /// When the WAL has grown past [`WAL_RESTART_FRAMES`] and no journal write waits,
+    /// checkpoints what the background has not copied yet. With no write in between, the
+    /// checkpoint is complete, and the next transaction starts the WAL over from its
+    /// beginning: a run at `max` writes without pause, so the background alone never sees a
+    /// complete checkpoint and the file would grow without end.
+    async fn restart_wal_if_long(&mut self, journal: &JournalWriter) {
+        if self.wal.load(Ordering::Relaxed) < WAL_RESTART_FRAMES || !journal.requests.is_empty() {
+            return;
+        }
+        match checkpoint(&mut self.conn).await {
+            Ok(frames) => self.wal.store(frames, Ordering::Relaxed),
+            Err(e) => tracing::debug!(error = %e, "checkpoint skipped"),
+        }
+    }
 }

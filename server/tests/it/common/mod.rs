@@ -136,6 +136,23 @@ impl TestApp {
     }
 
     /// Signs in and returns the `name=value` of the session cookie.
+    /// Waits until every event the run has emitted is stored (at most 30 s).
+    pub async fn stored(&self) {
+        let runtime = &self.services.runtime;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let status = runtime.status();
+            if status.events_persisted >= status.events_total {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "events not stored after 30 s: {status:?}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
     pub async fn sign_in(&self, username: &str) -> String {
         let response = self
             .post_form(

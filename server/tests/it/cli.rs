@@ -1,0 +1,47 @@
+//! The command line: consistent, with the documented defaults and sub-commands.
+
+use clap::{CommandFactory, Parser};
+use engine::{Role, Speed};
+use server::cli::{Cli, Command, UserCommand};
+
+#[test]
+fn the_command_line_is_consistent() {
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn bare_invocation_serves_with_defaults() {
+    let cli = Cli::try_parse_from(["switchyard"]).expect("parse");
+    assert!(cli.command.is_none());
+    assert_eq!(cli.serve.addr.to_string(), "127.0.0.1:3000");
+    assert_eq!(cli.serve.database_url, "sqlite://data/switchyard.db");
+}
+
+#[test]
+fn sub_commands_parse() {
+    let cli = Cli::try_parse_from([
+        "switchyard",
+        "user",
+        "add",
+        "--username",
+        "a",
+        "--role",
+        "operator",
+    ])
+    .expect("parse");
+    assert!(
+        matches!(cli.command, Some(Command::User(UserCommand::Add(ref a))) if a.role == Role::Operator)
+    );
+    let cli = Cli::try_parse_from(["switchyard", "serve", "--speed", "600x"]).expect("parse");
+    assert!(matches!(cli.command, Some(Command::Serve(ref s)) if s.speed == Some(Speed::X600)));
+    assert!(Cli::try_parse_from([
+        "switchyard",
+        "user",
+        "add",
+        "--username",
+        "a",
+        "--role",
+        "root"
+    ])
+    .is_err());
+}
