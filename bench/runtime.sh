@@ -18,7 +18,7 @@ bin=target/release/switchyard
 seconds=${BENCH_SECONDS:-10}
 rounds=${BENCH_ROUNDS:-3}
 work=$(mktemp -d)
-trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"; git worktree prune' EXIT
 
 start=$(date +%s.%N)
 "$bin" simulate --scenario scenarios/demo.toml --seed 1 --until 30d > "$work/events.jsonl"

@@ -50,12 +50,7 @@ pub async fn connect(url: &str) -> Result<SqlitePool> {
 /// `NORMAL` is enough for the latter). It never runs the WAL's automatic checkpoint (see
 /// [`events_connection`]).
 pub async fn journal_connection(pool: &SqlitePool) -> Result<sqlx::SqliteConnection> {
-    use sqlx::ConnectOptions;
-    let options = (*pool.connect_options())
-        .clone()
-        .synchronous(SqliteSynchronous::Full)
-        .pragma("wal_autocheckpoint", "0");
-    Ok(options.connect().await?)
+    own_connection(pool, SqliteSynchronous::Full).await
 }
 
 /// A connection of its own for the persistence task's events and snapshots, on the same
@@ -65,9 +60,19 @@ pub async fn journal_connection(pool: &SqlitePool) -> Result<sqlx::SqliteConnect
 /// database file, and a journal commit queued behind it would wait that long. The WAL is
 /// checkpointed in the background instead (see `runtime::writer`).
 pub async fn events_connection(pool: &SqlitePool) -> Result<sqlx::SqliteConnection> {
+    own_connection(pool, SqliteSynchronous::Normal).await
+}
+
+/// A connection outside `pool`, on its database, with `synchronous` and no automatic
+/// checkpoint.
+async fn own_connection(
+    pool: &SqlitePool,
+    synchronous: SqliteSynchronous,
+) -> Result<sqlx::SqliteConnection> {
     use sqlx::ConnectOptions;
     let options = (*pool.connect_options())
         .clone()
+        .synchronous(synchronous)
         .pragma("wal_autocheckpoint", "0");
     Ok(options.connect().await?)
 }

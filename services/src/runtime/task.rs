@@ -191,16 +191,23 @@ impl Task {
                         None => None,
                     }
                 } => {
-                    let mut events = std::mem::take(&mut self.unsent);
-                    if computing {
-                        let fresh = compute(|| self.max_slice(&commands));
-                        self.publish(&fresh);
-                        events.extend(fresh);
+                    if self.unsent.is_empty() && self.snapshot_due() {
+                        // A due snapshot takes the free place ahead of the next slice: at
+                        // `max` the queue is seldom free otherwise.
+                        if self.flush_dns().await.is_ok() {
+                            permit.send(Persist::Snapshot(Box::new(self.snapshot_row())));
+                        }
+                    } else {
+                        let mut events = std::mem::take(&mut self.unsent);
+                        if computing {
+                            let fresh = compute(|| self.max_slice(&commands));
+                            self.publish(&fresh);
+                            events.extend(fresh);
+                        }
+                        if !events.is_empty() && self.flush_dns().await.is_ok() {
+                            permit.send(Persist::Events(events));
+                        }
                     }
-                    if !events.is_empty() && self.flush_dns().await.is_ok() {
-                        permit.send(Persist::Events(events));
-                    }
-                    self.snapshot_if_due().await;
                     self.publish_status();
                     // Let the persistence task run: woken by the send, it waits in this
                     // worker's queue, and the next slice would otherwise be ready at once.
@@ -210,8 +217,15 @@ impl Task {
         }
     }
 
-    /// Takes a snapshot when one is due and the persistence queue has room for it (at `max`
-    /// a full queue defers it to the next slice rather than keeping inputs waiting).
+    /// Whether a snapshot is due: the simulated interval has passed, and the least wall time
+    /// between two ([`SNAPSHOT_MIN_WALL`]).
+    fn snapshot_due(&self) -> bool {
+        self.sim.now().as_millis() >= self.next_snapshot_ms
+            && self.last_snapshot.elapsed() >= SNAPSHOT_MIN_WALL
+    }
+
+    /// At paced speeds, takes a snapshot when one is due and the persistence queue has room
+    /// for it (at `max`, `run` gives a due snapshot the next free place instead).
     async fn snapshot_if_due(&mut self) {
         // Room for the snapshot, and for the events waiting to go before it.
         let needed = 1 + usize::from(!self.unsent.is_empty());
@@ -219,10 +233,7 @@ impl Task {
             .persist
             .as_ref()
             .is_some_and(|p| p.capacity() >= needed);
-        if room
-            && self.sim.now().as_millis() >= self.next_snapshot_ms
-            && self.last_snapshot.elapsed() >= SNAPSHOT_MIN_WALL
-        {
+        if room && self.snapshot_due() {
             self.take_snapshot().await;
         }
     }
@@ -468,15 +479,7 @@ impl Task {
         if self.flush_dns().await.is_err() {
             return;
         }
-        let row = SnapshotRow::take(
-            &self.sim,
-            self.journal_seq,
-            self.snapshot.events_total,
-            &self.snapshot.per_engine,
-            self.speed,
-        );
-        self.next_snapshot_ms = row.t_ms.saturating_add(self.snapshot_every);
-        self.last_snapshot = Instant::now();
+        let row = self.snapshot_row();
         if let Some(persist) = &self.persist {
             if persist
                 .send(Persist::Snapshot(Box::new(row)))
@@ -486,6 +489,21 @@ impl Task {
                 tracing::error!("persistence task is gone; snapshots are no longer stored");
             }
         }
+    }
+
+    /// The simulation as it stands, as a snapshot row; the next one is due an interval later.
+    /// Everything before it must be handed on first (the caller's duty).
+    fn snapshot_row(&mut self) -> SnapshotRow {
+        let row = SnapshotRow::take(
+            &self.sim,
+            self.journal_seq,
+            self.snapshot.events_total,
+            &self.snapshot.per_engine,
+            self.speed,
+        );
+        self.next_snapshot_ms = row.t_ms.saturating_add(self.snapshot_every);
+        self.last_snapshot = Instant::now();
+        row
     }
 
     async fn stop(&mut self) {
@@ -506,7 +524,7 @@ impl Task {
     }
 }
 
-/// Runs `work` (a slice of engine computation, tens of milliseconds) without holding up the
+/// Runs `work` (a slice of engine computation, a few milliseconds) without holding up the
 /// other tasks of this worker: on the multi-threaded runtime the worker's queue moves to
 /// another thread for the time of it, so the persistence task woken by the last slice, or a
 /// request, never waits for the engines.
