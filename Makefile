@@ -10,7 +10,8 @@ CARGO_TEST_PACKAGES := -p engine -p adns -p services -p app -p server --features
 run: build
 	./target/release/switchyard serve
 
-## Every test: the crates' tests, then the browser suite against a fresh release server.
+## Every test: the crates' tests, then the browser suite against a fresh release server, all
+## beside a throwaway PostgreSQL cluster (scripts/with-postgres.sh) for the PostgreSQL store.
 ## The server binary the browser suite runs is the one `cargo-test` builds for the server's
 ## integration tests (target/release/switchyard): building it again with `cargo build` would
 ## compile the app and the server a second time (dev-dependencies change the feature set).
@@ -26,12 +27,12 @@ tools:
 	scripts/ensure-tools.sh
 
 tools-browser:
-	scripts/ensure-tools.sh --browser
+	scripts/ensure-tools.sh --browser --postgres
 
 # One cargo invocation for every crate (never `--workspace`: it would merge ssr and hydrate).
 # Release profile, so the test build shares its compiled dependencies with the server build.
 cargo-test:
-	cargo test --release $(CARGO_TEST_PACKAGES)
+	scripts/with-postgres.sh cargo test --release $(CARGO_TEST_PACKAGES)
 
 e2e:
 	cd end2end && npx playwright test

@@ -2,6 +2,8 @@
 # Installs what the build and the tests need and is missing; does nothing when all is there.
 #   scripts/ensure-tools.sh           wasm target, wasm-bindgen CLI, npm packages (wasm-opt)
 #   scripts/ensure-tools.sh --browser also Debian's chromium, for the browser tests
+#   scripts/ensure-tools.sh --postgres also Debian's postgresql, for the PostgreSQL tests
+#                                      (its server tools; no cluster is created or started)
 # Everything comes from the package registries (rustup's target, crates.io, npm, Debian apt):
 # nothing downloads a binary from elsewhere, and Playwright never downloads a browser.
 set -euo pipefail
@@ -30,9 +32,25 @@ if [ ! -f end2end/node_modules/.package-lock.json ] \
   (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
 
-if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
-  say "installing Debian's chromium"
+want_browser=no; want_postgres=no
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=yes ;;
+    --postgres) want_postgres=yes ;;
+    *) echo "ensure-tools: unknown option $arg (--browser, --postgres)" >&2; exit 2 ;;
+  esac
+done
+
+packages=()
+if [ "$want_browser" = yes ] && [ ! -x /usr/bin/chromium ]; then
+  packages+=(chromium)
+fi
+if [ "$want_postgres" = yes ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  packages+=(postgresql)
+fi
+if [ "${#packages[@]}" -gt 0 ]; then
+  say "installing Debian's ${packages[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${packages[@]}"
 fi

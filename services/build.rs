@@ -1,4 +1,6 @@
 //! Rebuild when a migration changes, since `sqlx::migrate!` embeds them.
 fn main() {
-    println!("cargo:rerun-if-changed=../migrations");
+    for dir in ["../migrations/sqlite", "../migrations/postgres"] {
+        println!("cargo:rerun-if-changed={dir}");
+    }
 }

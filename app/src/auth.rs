@@ -37,7 +37,7 @@ pub async fn current_user(services: &Services) -> Result<Option<User>, AppError>
     })?;
     match id {
         None => Ok(None),
-        Some(id) => Ok(accounts::find_by_id(&services.pool, id).await?),
+        Some(id) => Ok(accounts::find_by_id(&services.store, id).await?),
     }
 }
 
@@ -86,7 +86,7 @@ pub async fn record<T>(
         Err(e) => format!("refused: {e}"),
     };
     if let Err(e) =
-        services::audit::record(&services.pool, actor, action, arguments, &outcome).await
+        services::audit::record(&services.store, actor, action, arguments, &outcome).await
     {
         tracing::error!(error = %e, action, actor, "could not write the audit log");
     }

@@ -14,8 +14,8 @@ pub const LIVE_FEED: &str = "live-feed";
 pub const ENGINE_COUNTS: &str = "engine-counts";
 /// The history table.
 pub const HISTORY_TABLE: &str = "history-table";
-/// The history total.
-pub const HISTORY_TOTAL: &str = "history-total";
+/// The count of events on the history page shown (`data-rows`).
+pub const HISTORY_SHOWN: &str = "history-shown";
 /// The history filter form.
 pub const HISTORY_FILTERS: &str = "history-filters";
 /// The signed-in user's name in the header.

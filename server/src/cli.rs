@@ -47,7 +47,8 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "SWITCHYARD_ADDR", default_value = "127.0.0.1:3000")]
     pub addr: SocketAddr,
-    /// SQLite database URL (created with its migrations if missing).
+    /// The store: `sqlite://<file>` (created with its migrations if missing) or
+    /// `postgres://<user>@<host>/<database>` (PostgreSQL ≥ 15).
     #[arg(
         long,
         env = "SWITCHYARD_DATABASE_URL",
@@ -128,7 +129,7 @@ pub struct UserAddArgs {
     /// The new user's role.
     #[arg(long, env = "SWITCHYARD_ROLE", value_parser = parse_role)]
     pub role: Role,
-    /// SQLite database URL.
+    /// The store: `sqlite://<file>` or `postgres://<user>@<host>/<database>`.
     #[arg(
         long,
         env = "SWITCHYARD_DATABASE_URL",
@@ -161,7 +162,7 @@ pub struct SimulateArgs {
     /// Extra timeline of operator actions and faults (TOML `[[actions]]`).
     #[arg(long, env = "SWITCHYARD_SIM_ACTIONS")]
     pub actions: Option<PathBuf>,
-    /// Also record the run and its events in this SQLite database (as `serve` does).
+    /// Also record the run and its events in this store (`sqlite://` or `postgres://`, as `serve` does).
     #[arg(long, env = "SWITCHYARD_SIM_DATABASE_URL")]
     pub database_url: Option<String>,
     /// Print nothing on stdout (with `--database-url`: only record the run).

@@ -51,7 +51,7 @@ pub async fn require_sign_in(
     };
     let signed_in = match user_id {
         Some(id) => matches!(
-            services::accounts::find_by_id(&state.services.pool, id).await,
+            services::accounts::find_by_id(&state.services.store, id).await,
             Ok(Some(_))
         ),
         None => false,

@@ -10,10 +10,7 @@ use crate::state::ServerState;
 
 /// The health check.
 pub async fn healthz(State(state): State<ServerState>) -> Response {
-    let database_ok = sqlx::query("SELECT 1")
-        .execute(&state.services.pool)
-        .await
-        .is_ok();
+    let database_ok = state.services.store.ping().await.is_ok();
     let status = state.services.runtime.status();
     let body = serde_json::json!({
         "status": if database_ok { "ok" } else { "degraded" },

@@ -17,7 +17,6 @@ use services::Services;
 use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
-use tower_sessions_sqlx_store::SqliteStore;
 
 pub use crate::state::ServerState;
 use crate::{export, gate, health, live};
@@ -55,9 +54,14 @@ pub fn leptos_options(site_root: &str, addr: std::net::SocketAddr) -> LeptosOpti
 pub async fn build(
     services: Services,
     leptos_options: LeptosOptions,
-) -> Result<Router, sqlx::Error> {
-    let store = SqliteStore::new(services.pool.clone());
-    store.migrate().await?;
+) -> Result<Router, services::ServiceError> {
+    let store = services::sessions::Sessions::open(&services.store).await?;
+    tokio::spawn(
+        tower_sessions::ExpiredDeletion::continuously_delete_expired(
+            store.clone(),
+            services::sessions::DELETE_EXPIRED_EVERY,
+        ),
+    );
     let sessions = SessionManagerLayer::new(store)
         .with_name("switchyard_session")
         .with_http_only(true)
@@ -71,6 +75,7 @@ pub async fn build(
         services,
         leptos_options,
         prometheus: prometheus(),
+        exports: Default::default(),
         routes: generate_route_list(App),
     };
     let routes = state.routes.clone();

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use axum::serve::ListenerExt;
 use engine::Role;
 use services::{accounts, history, password, runtime, Services};
-use sqlx::SqlitePool;
+
 use tokio::net::TcpListener;
 
 use crate::cli::{ResumeClock, ServeArgs};
@@ -28,12 +28,13 @@ pub enum StartError {
     /// The scenario is unusable (exit status 2).
     #[error("{0}")]
     Scenario(#[from] crate::scenario_file::FileError),
+    /// The database cannot be used: unknown scheme, unreachable, refused credentials, or
+    /// migrated by a newer version (exit status 2, before anything is served).
+    #[error("{0}")]
+    Database(services::ServiceError),
     /// A backend service failed.
     #[error("{0}")]
     Service(#[from] services::ServiceError),
-    /// The session store could not be prepared.
-    #[error("session store: {0}")]
-    Sessions(#[from] sqlx::Error),
     /// The unfinished run cannot be resumed (exit status 1).
     #[error("{0}")]
     Resume(String),
@@ -47,7 +48,7 @@ pub async fn run(args: ServeArgs) -> ExitCode {
     init_tracing(&args.log);
     match serve(args).await {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e @ StartError::Scenario(_)) => {
+        Err(e @ (StartError::Scenario(_) | StartError::Database(_))) => {
             eprintln!("switchyard: {e}");
             ExitCode::from(2)
         }
@@ -67,28 +68,32 @@ fn init_tracing(filter: &str) {
 
 /// Creates `admin` with a random password when no user exists; returns that password.
 pub async fn ensure_first_admin(
-    pool: &SqlitePool,
+    store: &services::Store,
 ) -> Result<Option<String>, services::ServiceError> {
-    if accounts::count(pool).await? > 0 {
+    if accounts::count(store).await? > 0 {
         return Ok(None);
     }
     let secret = password::random_password();
-    accounts::create(pool, "admin", &secret, Role::Admin).await?;
+    accounts::create(store, "admin", &secret, Role::Admin).await?;
     Ok(Some(secret))
 }
 
 async fn serve(args: ServeArgs) -> Result<(), StartError> {
     let signals = StopSignals::install()?;
     let (scenario, origin) = load_scenario(args.scenario.as_deref())?;
-    let pool = services::db::connect(&args.database_url).await?;
-    let first_admin = ensure_first_admin(&pool).await?;
+    let store = services::Store::connect(&args.database_url)
+        .await
+        .map_err(StartError::Database)?;
+    // Held until the end of `serve`: on PostgreSQL, a second console is refused meanwhile.
+    let _lead = store.lead().await.map_err(StartError::Database)?;
+    let first_admin = ensure_first_admin(&store).await?;
     let seed = args.seed.unwrap_or(scenario.scenario.seed);
     let speed = args.speed.unwrap_or(scenario.clock.start_speed);
-    let (runtime, resumed) = open_run(&args, &pool, &scenario, seed, speed).await?;
+    let (runtime, resumed) = open_run(&args, &store, &scenario, seed, speed).await?;
     let seed = u64::from_ne_bytes(runtime.run().seed.to_ne_bytes());
     let speed = runtime.status().speed;
     let services = Services {
-        pool,
+        store,
         runtime: runtime.clone(),
         sign_in_limiter: services::throttle::SignInLimiter::new(),
         scenario: std::sync::Arc::new(scenario.clone()),
@@ -191,7 +196,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
 /// with `--new-run` or when there is none. Returns the runtime and whether it resumed.
 async fn open_run(
     args: &ServeArgs,
-    pool: &SqlitePool,
+    store: &services::Store,
     scenario: &engine::Scenario,
     seed: u64,
     speed: engine::Speed,
@@ -202,7 +207,7 @@ async fn open_run(
     let unfinished = if args.new_run {
         None
     } else {
-        history::unfinished_run(pool).await?
+        history::unfinished_run(store).await?
     };
     if let Some((run, start_speed)) = unfinished {
         if run.scenario != scenario.scenario.name {
@@ -217,7 +222,7 @@ async fn open_run(
             ResumeClock::Paused => Some(engine::Speed::Paused),
         };
         let id = run.id;
-        let handle = runtime::resume(pool.clone(), scenario, run, start_speed, clock, options)
+        let handle = runtime::resume(store.clone(), scenario, run, start_speed, clock, options)
             .await
             .map_err(|e| {
                 StartError::Resume(format!(
@@ -226,9 +231,9 @@ async fn open_run(
             })?;
         return Ok((handle, true));
     }
-    history::end_unfinished_runs(pool).await?;
+    history::end_unfinished_runs(store).await?;
     let handle =
-        runtime::start_with(pool.clone(), scenario, seed, Vec::new(), speed, options).await?;
+        runtime::start_with(store.clone(), scenario, seed, Vec::new(), speed, options).await?;
     Ok((handle, false))
 }
 

@@ -138,7 +138,7 @@ struct Recorder {
 
 impl Recorder {
     fn open(url: &str, scenario: &str, seed: u64) -> Result<Self, Failure> {
-        // One worker: the engines run on this thread while SQLite writes on the other.
+        // One worker: the engines run on this thread while the store is written on the other.
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -146,12 +146,12 @@ impl Recorder {
             .map_err(|e| Failure::Database(format!("cannot start the async runtime: {e}")))?;
         let (batches, writer) = runtime
             .block_on(async {
-                let pool = services::db::connect(url).await?;
-                let run = services::history::create_run(&pool, scenario, seed, None).await?;
+                let store = services::Store::connect(url).await?;
+                let run = services::history::create_run(&store, scenario, seed, None).await?;
                 let (tx, rx) = tokio::sync::mpsc::channel(PENDING_CHUNKS);
                 // A simulation takes no inputs: its journal side has no sender.
                 let connections = services::runtime::writer::Connections::open(
-                    pool,
+                    store,
                     tokio::sync::mpsc::channel(1).1,
                 )
                 .await?;

@@ -13,14 +13,14 @@ pub async fn add(args: UserAddArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let password = password.trim_end_matches(['\r', '\n']);
-    let pool = match services::db::connect(&args.database_url).await {
-        Ok(pool) => pool,
+    let store = match services::Store::connect(&args.database_url).await {
+        Ok(store) => store,
         Err(e) => {
             eprintln!("switchyard user add: {e}");
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
         }
     };
-    match services::accounts::create(&pool, &args.username, password, args.role).await {
+    match services::accounts::create(&store, &args.username, password, args.role).await {
         Ok(user) => {
             println!("created user `{}` with role {}", user.username, user.role);
             ExitCode::SUCCESS

@@ -21,7 +21,7 @@ use engine::{CoreAction, Scenario, SimDuration, SimTime, Speed};
 use services::journal::AuditRow;
 use services::runtime::{self, PendingAudit, RuntimeHandle, RuntimeOptions};
 use services::time_travel::{PastInstant, TimeTravel};
-use sqlx::SqlitePool;
+use services::Store;
 
 const DEMO: &str = include_str!("../../scenarios/demo.toml");
 const LHC_1M: &str = include_str!("../../bench/scenarios/lhc-1m.toml");
@@ -29,9 +29,9 @@ const DAY_MS: u64 = 86_400_000;
 
 type Outcome<T> = Result<T, Box<dyn std::error::Error>>;
 
-async fn db(dir: &tempfile::TempDir, name: &str) -> Outcome<SqlitePool> {
+async fn db(dir: &tempfile::TempDir, name: &str) -> Outcome<Store> {
     let url = format!("sqlite://{}", dir.path().join(name).display());
-    Ok(services::db::connect(&url).await?)
+    Ok(services::Store::connect(&url).await?)
 }
 
 fn percentiles(mut samples: Vec<Duration>) -> String {
@@ -105,7 +105,7 @@ async fn run_until(rt: &RuntimeHandle, until: SimTime) -> Duration {
 
 /// Stops `rt`, removes its shutdown snapshot (a crash writes none), and times the resume.
 async fn crash_and_resume(
-    pool: &SqlitePool,
+    pool: &Store,
     scenario: &Scenario,
     rt: RuntimeHandle,
 ) -> Outcome<(Duration, RuntimeHandle)> {
@@ -115,7 +115,7 @@ async fn crash_and_resume(
         "DELETE FROM snapshots WHERE id = (SELECT MAX(id) FROM snapshots WHERE run_id = ?)",
     )
     .bind(run_id)
-    .execute(pool)
+    .execute(sqlite(pool))
     .await?;
     let (run, _) = services::history::unfinished_run(pool)
         .await?
@@ -136,7 +136,7 @@ async fn crash_and_resume(
 /// Rebuilds `instants` of the live run of `rt` (no cache between them) and reads the
 /// resource locations page's data from each.
 async fn time_travel(
-    pool: &SqlitePool,
+    pool: &Store,
     rt: &RuntimeHandle,
     scenario: &Scenario,
     instants: &[SimTime],
@@ -184,7 +184,7 @@ async fn snapshot_cost(rt: &RuntimeHandle) -> Outcome<(Duration, usize)> {
 /// Crashes `rt` just before a snapshot, resumes it, and rebuilds `n` instants of it.
 async fn resume_and_travel(
     label: &str,
-    pool: &SqlitePool,
+    pool: &Store,
     scenario: &Scenario,
     rt: RuntimeHandle,
     n: u64,
@@ -257,7 +257,7 @@ async fn month(dir: &tempfile::TempDir, demo: &Scenario) -> Outcome<()> {
     let (encode, bytes) = snapshot_cost(&rt).await?;
     let taken: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM snapshots WHERE run_id = ?")
         .bind(rt.run().id)
-        .fetch_one(&pool)
+        .fetch_one(sqlite(&pool))
         .await?;
     println!(
         "demo estate to 30 simulated days at max: {:.1} s wall; {taken} snapshots stored by then (at most one per slice of work), {:.2} ms and {} KB each: {:.2} % of the runtime's time",
@@ -315,4 +315,9 @@ async fn large(dir: &tempfile::TempDir) -> Outcome<()> {
         bytes as f64 / 1_048_576.0
     );
     resume_and_travel("1 M-VDA estate, 24 h", &pool, &large, rt, 8).await
+}
+
+/// The SQLite pool of a test's store, for looking at its tables directly.
+fn sqlite(store: &services::Store) -> &sqlx::SqlitePool {
+    store.sqlite_pool().expect("an SQLite store")
 }

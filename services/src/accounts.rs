@@ -2,11 +2,10 @@
 
 use engine::Role;
 use serde::Serialize;
-use sqlx::SqlitePool;
 
-use crate::db::now_text;
 use crate::error::{Result, ServiceError};
 use crate::password::{self, PasswordHash};
+use crate::store::{now_text, on_pool, Store};
 
 /// A user as shown to the console (no secret in it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -69,37 +68,39 @@ pub fn validate_username(username: &str) -> Result<()> {
 }
 
 /// How many accounts exist.
-pub async fn count(pool: &SqlitePool) -> Result<i64> {
-    Ok(sqlx::query_scalar("SELECT COUNT(*) FROM users")
+pub async fn count(store: &Store) -> Result<i64> {
+    Ok(
+        on_pool!(store, pool => sqlx::query_scalar("SELECT COUNT(*) FROM users")
         .fetch_one(pool)
-        .await?)
+        .await)?,
+    )
 }
 
 /// Creates a user. Refuses an existing name (case-insensitive) with [`ServiceError::Conflict`].
-pub async fn create(pool: &SqlitePool, username: &str, password: &str, role: Role) -> Result<User> {
+pub async fn create(store: &Store, username: &str, password: &str, role: Role) -> Result<User> {
     validate_username(username)?;
     password::validate_new_password(password)?;
-    if find_by_name(pool, username).await?.is_some() {
+    if find_by_name(store, username).await?.is_some() {
         return Err(ServiceError::Conflict(format!(
             "a user named `{username}` exists already"
         )));
     }
     let hash = password::hash(password.to_owned()).await?;
     let now = now_text();
-    let inserted = sqlx::query(
+    let inserted: std::result::Result<i64, sqlx::Error> = on_pool!(store, pool => sqlx::query_scalar(
         "INSERT INTO users (username, password_hash, role, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5) RETURNING id",
     )
     .bind(username)
     .bind(hash.as_stored())
     .bind(role.as_str())
     .bind(&now)
     .bind(&now)
-    .execute(pool)
-    .await;
+    .fetch_one(pool)
+    .await);
     match inserted {
-        Ok(done) => Ok(User {
-            id: done.last_insert_rowid(),
+        Ok(id) => Ok(User {
+            id,
             username: username.to_owned(),
             role,
             created_at: now,
@@ -113,34 +114,34 @@ pub async fn create(pool: &SqlitePool, username: &str, password: &str, role: Rol
 }
 
 /// The user with this id, if any.
-pub async fn find_by_id(pool: &SqlitePool, id: i64) -> Result<Option<User>> {
-    sqlx::query_as::<_, UserRow>("SELECT id, username, role, created_at FROM users WHERE id = ?")
+pub async fn find_by_id(store: &Store, id: i64) -> Result<Option<User>> {
+    on_pool!(store, pool => sqlx::query_as::<_, UserRow>("SELECT id, username, role, created_at FROM users WHERE id = $1")
         .bind(id)
         .fetch_optional(pool)
-        .await?
+        .await)?
         .map(UserRow::into_user)
         .transpose()
 }
 
 /// The user with this name (case-insensitive), if any.
-pub async fn find_by_name(pool: &SqlitePool, username: &str) -> Result<Option<User>> {
-    sqlx::query_as::<_, UserRow>(
-        "SELECT id, username, role, created_at FROM users WHERE username = ?",
+pub async fn find_by_name(store: &Store, username: &str) -> Result<Option<User>> {
+    on_pool!(store, pool => sqlx::query_as::<_, UserRow>(
+        "SELECT id, username, role, created_at FROM users WHERE lower(username) = lower($1)",
     )
     .bind(username)
     .fetch_optional(pool)
-    .await?
+    .await)?
     .map(UserRow::into_user)
     .transpose()
 }
 
 /// Every user, by name.
-pub async fn list(pool: &SqlitePool) -> Result<Vec<User>> {
-    sqlx::query_as::<_, UserRow>(
-        "SELECT id, username, role, created_at FROM users ORDER BY username COLLATE NOCASE",
+pub async fn list(store: &Store) -> Result<Vec<User>> {
+    on_pool!(store, pool => sqlx::query_as::<_, UserRow>(
+        "SELECT id, username, role, created_at FROM users ORDER BY lower(username)",
     )
     .fetch_all(pool)
-    .await?
+    .await)?
     .into_iter()
     .map(UserRow::into_user)
     .collect()
@@ -148,20 +149,15 @@ pub async fn list(pool: &SqlitePool) -> Result<Vec<User>> {
 
 /// Checks a name and password. Returns the user when they match, `None` otherwise. When the
 /// user does not exist a dummy hash is still verified, so timing does not reveal user names.
-pub async fn authenticate(
-    pool: &SqlitePool,
-    username: &str,
-    password: &str,
-) -> Result<Option<User>> {
-    let row: Option<(i64, String)> =
-        sqlx::query_as("SELECT id, password_hash FROM users WHERE username = ?")
+pub async fn authenticate(store: &Store, username: &str, password: &str) -> Result<Option<User>> {
+    let row: Option<(i64, String)> = on_pool!(store, pool => sqlx::query_as("SELECT id, password_hash FROM users WHERE lower(username) = lower($1)")
             .bind(username)
             .fetch_optional(pool)
-            .await?;
+            .await)?;
     match row {
         Some((id, stored)) => {
             if password::verify(password.to_owned(), PasswordHash::from_stored(stored)).await? {
-                find_by_id(pool, id).await
+                find_by_id(store, id).await
             } else {
                 Ok(None)
             }
@@ -183,46 +179,46 @@ async fn dummy_hash() -> Result<PasswordHash> {
 }
 
 /// Changes a user's role. Refuses to demote the last admin.
-pub async fn set_role(pool: &SqlitePool, id: i64, role: Role) -> Result<User> {
-    let user = find_by_id(pool, id)
+pub async fn set_role(store: &Store, id: i64, role: Role) -> Result<User> {
+    let user = find_by_id(store, id)
         .await?
         .ok_or_else(|| ServiceError::NotFound(format!("no user with id {id}")))?;
-    if user.role == Role::Admin && role != Role::Admin && admin_count(pool).await? <= 1 {
+    if user.role == Role::Admin && role != Role::Admin && admin_count(store).await? <= 1 {
         return Err(ServiceError::invalid(
             "role",
             "the last admin cannot be demoted; make another user admin first",
         ));
     }
-    sqlx::query("UPDATE users SET role = ?, updated_at = ? WHERE id = ?")
+    on_pool!(store, pool => sqlx::query("UPDATE users SET role = $1, updated_at = $2 WHERE id = $3")
         .bind(role.as_str())
         .bind(now_text())
         .bind(id)
         .execute(pool)
-        .await?;
+        .await.map(|_| ()))?;
     Ok(User { role, ..user })
 }
 
 /// Replaces a user's password.
-pub async fn reset_password(pool: &SqlitePool, id: i64, password: &str) -> Result<User> {
+pub async fn reset_password(store: &Store, id: i64, password: &str) -> Result<User> {
     password::validate_new_password(password)?;
-    let user = find_by_id(pool, id)
+    let user = find_by_id(store, id)
         .await?
         .ok_or_else(|| ServiceError::NotFound(format!("no user with id {id}")))?;
     let hash = password::hash(password.to_owned()).await?;
-    sqlx::query("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?")
+    on_pool!(store, pool => sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
         .bind(hash.as_stored())
         .bind(now_text())
         .bind(id)
         .execute(pool)
-        .await?;
+        .await.map(|_| ()))?;
     Ok(user)
 }
 
-async fn admin_count(pool: &SqlitePool) -> Result<i64> {
+async fn admin_count(store: &Store) -> Result<i64> {
     Ok(
-        sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = 'admin'")
+        on_pool!(store, pool => sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = 'admin'")
             .fetch_one(pool)
-            .await?,
+            .await)?,
     )
 }
 
@@ -230,8 +226,10 @@ async fn admin_count(pool: &SqlitePool) -> Result<i64> {
 mod tests {
     use super::*;
 
-    async fn pool() -> SqlitePool {
-        crate::db::connect("sqlite::memory:").await.expect("pool")
+    async fn pool() -> Store {
+        crate::store::Store::connect("sqlite::memory:")
+            .await
+            .expect("store")
     }
 
     #[tokio::test]

@@ -1,10 +1,9 @@
 //! The audit log: who did what, when (wall clock, UTC), with which arguments and outcome.
 
 use serde::Serialize;
-use sqlx::SqlitePool;
 
-use crate::db::now_text;
 use crate::error::Result;
+use crate::store::{now_text, on_pool, Store};
 
 /// One audit row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
@@ -25,14 +24,14 @@ pub struct AuditEntry {
 
 /// Records one action.
 pub async fn record(
-    pool: &SqlitePool,
+    store: &Store,
     actor: &str,
     action: &str,
     arguments: &serde_json::Value,
     outcome: &str,
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO audit_log (at, actor, action, arguments, outcome) VALUES (?, ?, ?, ?, ?)",
+    on_pool!(store, pool => sqlx::query(
+        "INSERT INTO audit_log (at, actor, action, arguments, outcome) VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(now_text())
     .bind(actor)
@@ -40,22 +39,22 @@ pub async fn record(
     .bind(arguments.to_string())
     .bind(outcome)
     .execute(pool)
-    .await?;
+    .await.map(|_| ()))?;
     Ok(())
 }
 
 /// The newest entries first; `offset`/`limit` page through them. Returns the page and the total.
-pub async fn list(pool: &SqlitePool, offset: i64, limit: i64) -> Result<(Vec<AuditEntry>, i64)> {
-    let rows = sqlx::query_as::<_, AuditEntry>(
-        "SELECT id, at, actor, action, arguments, outcome FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?",
+pub async fn list(store: &Store, offset: i64, limit: i64) -> Result<(Vec<AuditEntry>, i64)> {
+    let rows = on_pool!(store, pool => sqlx::query_as::<_, AuditEntry>(
+        "SELECT id, at, actor, action, arguments, outcome FROM audit_log ORDER BY id DESC LIMIT $1 OFFSET $2",
     )
     .bind(limit)
     .bind(offset)
     .fetch_all(pool)
-    .await?;
-    let total = sqlx::query_scalar("SELECT COUNT(*) FROM audit_log")
+    .await)?;
+    let total = on_pool!(store, pool => sqlx::query_scalar("SELECT COUNT(*) FROM audit_log")
         .fetch_one(pool)
-        .await?;
+        .await)?;
     Ok((rows, total))
 }
 
@@ -65,7 +64,9 @@ mod tests {
 
     #[tokio::test]
     async fn records_and_lists_newest_first() {
-        let pool = crate::db::connect("sqlite::memory:").await.expect("pool");
+        let pool = crate::store::Store::connect("sqlite::memory:")
+            .await
+            .expect("store");
         record(&pool, "alice", "clock.pause", &serde_json::json!({}), "ok")
             .await
             .expect("record");

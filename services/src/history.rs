@@ -1,15 +1,17 @@
-//! Runs and persisted engine events: batched insertion, filtered and paged reading.
+//! Runs and persisted engine events: writing batches, reading pages of a filtered history
+//! newest first by keyset (never by counting or skipping the rows before a page), the newest
+//! events of a series, and exports in time order.
+//!
+//! Every read names its run and is served by an index that starts with it: `(run, time)` for
+//! the whole run, `(run, subject, time)` for an entity's timeline, `(run, engine, time)` and
+//! `(run, engine, kind, time)` for the engine and kind filters (migrations of both dialects).
 
 use engine::Event;
-use serde::Serialize;
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+use serde::{Deserialize, Serialize};
+use sqlx::{Acquire, Database, Encode, Pool, QueryBuilder, Type};
 
-use crate::db::now_text;
 use crate::error::Result;
-
-/// Rows per multi-row INSERT statement: 8 bound values each, 32,000 in all, under SQLite's
-/// limit of 32,766 variables.
-pub const ROWS_PER_STATEMENT: usize = 4_000;
+use crate::store::{self, now_text, on_pool, Dialect, EventRows, Store};
 
 /// A simulation run: one start of the engines on a scenario and seed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
@@ -24,27 +26,40 @@ pub struct Run {
     pub started_at: String,
 }
 
+type RunRow = (i64, String, i64, String, Option<String>);
+
+fn run_of((id, scenario, seed, started_at, extra): RunRow) -> (Run, Option<String>) {
+    (
+        Run {
+            id,
+            scenario,
+            seed,
+            started_at,
+        },
+        extra,
+    )
+}
+
 /// Starts a new run and returns it; `scenario_toml` is the text the scenario came from, when
 /// known (kept with the run).
 pub async fn create_run(
-    pool: &SqlitePool,
+    store: &Store,
     scenario: &str,
     seed: u64,
     scenario_toml: Option<&str>,
 ) -> Result<Run> {
     let started_at = now_text();
-    // SQLite integers are signed 64-bit: the seed is stored by its bit pattern.
+    // The stores' integers are signed 64-bit: the seed is stored by its bit pattern.
     let seed = seed as i64;
-    let id = sqlx::query(
-        "INSERT INTO runs (scenario, seed, started_at, scenario_toml) VALUES (?, ?, ?, ?)",
+    let id: i64 = on_pool!(store, pool => sqlx::query_scalar(
+        "INSERT INTO runs (scenario, seed, started_at, scenario_toml) VALUES ($1, $2, $3, $4) RETURNING id",
     )
     .bind(scenario)
     .bind(seed)
     .bind(&started_at)
     .bind(scenario_toml)
-    .execute(pool)
-    .await?
-    .last_insert_rowid();
+    .fetch_one(pool)
+    .await)?;
     Ok(Run {
         id,
         scenario: scenario.to_owned(),
@@ -53,132 +68,95 @@ pub async fn create_run(
     })
 }
 
-/// Records the speed run `run_id` started at.
-pub async fn set_start_speed(pool: &SqlitePool, run_id: i64, speed: engine::Speed) -> Result<()> {
-    sqlx::query("UPDATE runs SET start_speed = ? WHERE id = ?")
+/// Records the speed a run's clock started at.
+pub async fn set_start_speed(store: &Store, run_id: i64, speed: engine::Speed) -> Result<()> {
+    on_pool!(store, pool => sqlx::query("UPDATE runs SET start_speed = $1 WHERE id = $2")
         .bind(speed.to_string())
         .bind(run_id)
         .execute(pool)
-        .await?;
+        .await.map(|_| ()))?;
     Ok(())
 }
 
-/// The newest run that was not closed, with the speed it started at.
-pub async fn unfinished_run(pool: &SqlitePool) -> Result<Option<(Run, Option<String>)>> {
-    let row: Option<(i64, String, i64, String, Option<String>)> = sqlx::query_as(
+/// The latest run that was never closed (the one `serve` resumes), with its start speed.
+pub async fn unfinished_run(store: &Store) -> Result<Option<(Run, Option<String>)>> {
+    let row: Option<RunRow> = on_pool!(store, pool => sqlx::query_as(
         "SELECT id, scenario, seed, started_at, start_speed FROM runs WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1",
     )
     .fetch_optional(pool)
-    .await?;
-    Ok(row.map(|(id, scenario, seed, started_at, speed)| {
-        (
-            Run {
-                id,
-                scenario,
-                seed,
-                started_at,
-            },
-            speed,
-        )
-    }))
+    .await)?;
+    Ok(row.map(run_of))
 }
 
-/// Closes every unfinished run (a new run starts; the old ones will not be resumed).
-pub async fn end_unfinished_runs(pool: &SqlitePool) -> Result<()> {
-    sqlx::query("UPDATE runs SET ended_at = ? WHERE ended_at IS NULL")
+/// Closes every unfinished run (a new run starts; nothing is deleted).
+pub async fn end_unfinished_runs(store: &Store) -> Result<()> {
+    on_pool!(store, pool => sqlx::query("UPDATE runs SET ended_at = $1 WHERE ended_at IS NULL")
         .bind(now_text())
         .execute(pool)
-        .await?;
+        .await.map(|_| ()))?;
     Ok(())
 }
 
-/// How far the stored events of run `run_id` go: the highest `seq` and the latest instant.
-/// (Two queries: SQLite answers a lone MAX from an index, not two at once.)
-pub async fn stored_extent(pool: &SqlitePool, run_id: i64) -> Result<(Option<u64>, Option<u64>)> {
-    let seq: Option<i64> = sqlx::query_scalar("SELECT MAX(seq) FROM events WHERE run_id = ?")
-        .bind(run_id)
-        .fetch_one(pool)
-        .await?;
-    let t: Option<i64> = sqlx::query_scalar("SELECT MAX(t_ms) FROM events WHERE run_id = ?")
-        .bind(run_id)
-        .fetch_one(pool)
-        .await?;
-    Ok((
-        seq.and_then(|s| u64::try_from(s).ok()),
-        t.and_then(|t| u64::try_from(t).ok()),
-    ))
+/// The number and instant of the last stored event of a run (`None`s when it has none).
+pub async fn stored_extent(store: &Store, run_id: i64) -> Result<(Option<u64>, Option<u64>)> {
+    // The last event is the latest in (time, number) order: events are produced in time order.
+    let sql = match store.dialect() {
+        Dialect::Sqlite => {
+            "SELECT seq, t_ms FROM events WHERE run_id = $1 AND seq IS NOT NULL \
+             ORDER BY seq DESC LIMIT 1"
+        }
+        Dialect::Postgres => {
+            "SELECT seq, t_ms FROM events WHERE run_id = $1 ORDER BY t_ms DESC, seq DESC LIMIT 1"
+        }
+    };
+    let row: Option<(i64, i64)> =
+        on_pool!(store, pool => sqlx::query_as(sql).bind(run_id).fetch_optional(pool).await)?;
+    Ok(match row {
+        Some((seq, t)) => (u64::try_from(seq).ok(), u64::try_from(t).ok()),
+        None => (None, None),
+    })
 }
 
-/// Run `run_id` with the scenario text it was started with (when it was kept).
-pub async fn find_run(pool: &SqlitePool, run_id: i64) -> Result<Option<(Run, Option<String>)>> {
-    let row: Option<(i64, String, i64, String, Option<String>)> = sqlx::query_as(
-        "SELECT id, scenario, seed, started_at, scenario_toml FROM runs WHERE id = ?",
+/// A run and the scenario text it was started with.
+pub async fn find_run(store: &Store, run_id: i64) -> Result<Option<(Run, Option<String>)>> {
+    let row: Option<RunRow> = on_pool!(store, pool => sqlx::query_as(
+        "SELECT id, scenario, seed, started_at, scenario_toml FROM runs WHERE id = $1",
     )
     .bind(run_id)
     .fetch_optional(pool)
-    .await?;
-    Ok(row.map(|(id, scenario, seed, started_at, text)| {
-        (
-            Run {
-                id,
-                scenario,
-                seed,
-                started_at,
-            },
-            text,
-        )
-    }))
+    .await)?;
+    Ok(row.map(run_of))
 }
 
-/// The latest simulated instant run `run_id` recorded: its latest stored event, journal
-/// entry or snapshot (0 when it recorded nothing).
-pub async fn recorded_until(pool: &SqlitePool, run_id: i64) -> Result<u64> {
+/// The latest simulated instant anything of the run was recorded at (event, journal entry
+/// or snapshot): how far a look back into the run can go.
+pub async fn recorded_until(store: &Store, run_id: i64) -> Result<u64> {
     let mut latest = 0_i64;
     for sql in [
-        "SELECT MAX(t_ms) FROM events WHERE run_id = ?",
-        "SELECT MAX(t_ms) FROM journal WHERE run_id = ?",
-        "SELECT MAX(t_ms) FROM snapshots WHERE run_id = ?",
+        "SELECT t_ms FROM events WHERE run_id = $1 ORDER BY t_ms DESC LIMIT 1",
+        "SELECT t_ms FROM journal WHERE run_id = $1 ORDER BY seq DESC LIMIT 1",
+        "SELECT t_ms FROM snapshots WHERE run_id = $1 ORDER BY t_ms DESC LIMIT 1",
     ] {
-        let t: Option<i64> = sqlx::query_scalar(sql).bind(run_id).fetch_one(pool).await?;
+        let t: Option<i64> = on_pool!(store, pool => sqlx::query_scalar(sql).bind(run_id).fetch_optional(pool).await)?;
         latest = latest.max(t.unwrap_or(0));
     }
     Ok(u64::try_from(latest).unwrap_or(0))
 }
 
-/// Every run, newest first.
-pub async fn list_runs(pool: &SqlitePool) -> Result<Vec<Run>> {
-    Ok(
-        sqlx::query_as::<_, Run>(
-            "SELECT id, scenario, seed, started_at FROM runs ORDER BY id DESC",
-        )
-        .fetch_all(pool)
-        .await?,
+/// All runs, newest first.
+pub async fn list_runs(store: &Store) -> Result<Vec<Run>> {
+    Ok(on_pool!(store, pool => sqlx::query_as::<_, Run>(
+        "SELECT id, scenario, seed, started_at FROM runs ORDER BY id DESC",
     )
+    .fetch_all(pool)
+    .await)?)
 }
 
-/// Writes `events` of run `run_id` in one transaction; they are the run's events number
-/// `first_seq`, `first_seq + 1`, ... An event whose number is stored already (a resumed run
-/// produces it again) is left as it is.
+/// Inserts `events` of `run_id`, numbered from `first_seq`, in one transaction; events
+/// stored already are skipped. For writes outside the persistence task (a resume's missing
+/// events, tests, tools).
 pub async fn insert_events(
-    pool: &SqlitePool,
-    run_id: i64,
-    first_seq: u64,
-    events: &[Event],
-) -> Result<()> {
-    let mut tx = pool.begin().await?;
-    let mut seq = first_seq;
-    for rows in events.chunks(ROWS_PER_STATEMENT) {
-        insert_event_rows(&mut tx, run_id, seq, rows).await?;
-        seq += rows.len() as u64;
-    }
-    tx.commit().await?;
-    Ok(())
-}
-
-/// Writes `events` (at most [`ROWS_PER_STATEMENT`]) of run `run_id` in one statement on
-/// `conn` (a transaction of the caller's), numbered from `first_seq` as in [`insert_events`].
-pub async fn insert_event_rows(
-    conn: &mut SqliteConnection,
+    store: &Store,
     run_id: i64,
     first_seq: u64,
     events: &[Event],
@@ -186,23 +164,13 @@ pub async fn insert_event_rows(
     if events.is_empty() {
         return Ok(());
     }
-    let mut seq = i64::try_from(first_seq).unwrap_or(i64::MAX);
-    let mut insert: QueryBuilder<Sqlite> = QueryBuilder::new(
-        "INSERT INTO events (run_id, seq, t_ms, engine, subject, kind, details, actor) ",
-    );
-    insert.push_values(events, |mut row, e| {
-        row.push_bind(run_id)
-            .push_bind(seq)
-            .push_bind(e.t_ms as i64)
-            .push_bind(e.engine.as_str())
-            .push_bind(e.subject.as_str())
-            .push_bind(e.kind.as_str())
-            .push_bind(e.details.to_string())
-            .push_bind(e.actor.as_deref());
-        seq = seq.saturating_add(1);
+    on_pool!(store, pool => {
+        let mut conn = pool.acquire().await?;
+        conn.prepare_events(store.partitions(), run_id, events).await?;
+        let mut tx = conn.begin().await?;
+        tx.insert_event_rows(run_id, first_seq, events).await?;
+        tx.commit().await?;
     });
-    insert.push(" ON CONFLICT (run_id, seq) DO NOTHING");
-    insert.build().execute(&mut *conn).await?;
     Ok(())
 }
 
@@ -233,7 +201,8 @@ pub struct EventFilter {
 /// A persisted event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
 pub struct StoredEvent {
-    /// Row id (insertion order).
+    /// The event's place in its run's history (insertion order; on SQLite the row id, on
+    /// PostgreSQL its number in the run). With `t_ms` it is the key of [`Cursor`].
     pub id: i64,
     /// Simulated milliseconds since the scenario start.
     pub t_ms: i64,
@@ -249,7 +218,81 @@ pub struct StoredEvent {
     pub actor: Option<String>,
 }
 
-fn push_where(q: &mut QueryBuilder<'_, Sqlite>, f: &EventFilter) {
+/// A place in a filtered history: the instant and place of an event (see [`StoredEvent::id`]).
+/// Shown (in URLs) as `<t_ms>.<id>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cursor {
+    /// The event's instant.
+    pub t_ms: i64,
+    /// The event's place.
+    pub id: i64,
+}
+
+impl Cursor {
+    /// The cursor of an event.
+    pub fn of(event: &StoredEvent) -> Cursor {
+        Cursor {
+            t_ms: event.t_ms,
+            id: event.id,
+        }
+    }
+}
+
+impl std::fmt::Display for Cursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.t_ms, self.id)
+    }
+}
+
+/// Which page of a filtered history to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PageAt {
+    /// The newest events.
+    #[default]
+    Newest,
+    /// The events just older than this place.
+    Older(Cursor),
+    /// The events just newer than this place.
+    Newer(Cursor),
+}
+
+/// One page of a filtered history, newest first, with the places of the pages around it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EventPage {
+    /// The events, newest first.
+    pub rows: Vec<StoredEvent>,
+    /// Where the next older page starts (`None`: this page holds the oldest events).
+    pub older: Option<Cursor>,
+    /// Where the next newer page starts (`None`: this page holds the newest events).
+    pub newer: Option<Cursor>,
+}
+
+/// The column that orders events of one instant: the row id on SQLite (runs recorded before
+/// events were numbered have no `seq`), the number on PostgreSQL (no row id across partitions).
+fn id_column(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Sqlite => "id",
+        Dialect::Postgres => "seq",
+    }
+}
+
+/// A query builder on `pool`'s database (ties the builder's type to the pool's).
+fn builder<'a, DB: Database>(_pool: &Pool<DB>, sql: String) -> QueryBuilder<'a, DB> {
+    QueryBuilder::new(sql)
+}
+
+fn select_events(dialect: Dialect) -> String {
+    format!(
+        "SELECT {} AS id, t_ms, engine, subject, kind, details, actor FROM events",
+        id_column(dialect)
+    )
+}
+
+fn push_where<'a, DB: Database>(q: &mut QueryBuilder<'a, DB>, f: &EventFilter, dialect: Dialect)
+where
+    i64: Encode<'a, DB> + Type<DB>,
+    String: Encode<'a, DB> + Type<DB>,
+{
     q.push(" WHERE run_id = ").push_bind(f.run_id);
     if let Some(engine) = &f.engine {
         q.push(" AND engine = ").push_bind(engine.clone());
@@ -271,141 +314,121 @@ fn push_where(q: &mut QueryBuilder<'_, Sqlite>, f: &EventFilter) {
         }
     }
     if let Some(from) = f.from_ms {
-        q.push(" AND t_ms >= ").push_bind(from as i64);
+        q.push(" AND t_ms >= ").push_bind(store::to_i64(from));
     }
     if let Some(to) = f.to_ms {
-        q.push(" AND t_ms <= ").push_bind(to as i64);
+        q.push(" AND t_ms <= ").push_bind(store::to_i64(to));
     }
     if let Some(text) = &f.details_contains {
-        q.push(" AND instr(details, ")
+        let position = match dialect {
+            Dialect::Sqlite => "instr",
+            Dialect::Postgres => "strpos",
+        };
+        q.push(format_args!(" AND {position}(details, "))
             .push_bind(text.clone())
             .push(") > 0");
     }
 }
 
-/// Events matching `filter`, newest first, paged; with the total number matching.
-pub async fn query_events(
-    pool: &SqlitePool,
-    filter: &EventFilter,
-    offset: i64,
+/// Adds the keyset condition and order of a page; `newest_first` reads down from `place`.
+fn push_page<'a, DB: Database>(
+    q: &mut QueryBuilder<'a, DB>,
+    dialect: Dialect,
+    place: Option<Cursor>,
+    newest_first: bool,
     limit: i64,
-) -> Result<(Vec<StoredEvent>, i64)> {
-    let mut count = QueryBuilder::new("SELECT COUNT(*) FROM events");
-    push_where(&mut count, filter);
-    let total: i64 = count.build_query_scalar().fetch_one(pool).await?;
-
-    let mut page =
-        QueryBuilder::new("SELECT id, t_ms, engine, subject, kind, details, actor FROM events");
-    push_where(&mut page, filter);
-    page.push(" ORDER BY t_ms DESC, id DESC LIMIT ")
-        .push_bind(limit)
-        .push(" OFFSET ")
-        .push_bind(offset);
-    let rows = page.build_query_as::<StoredEvent>().fetch_all(pool).await?;
-    Ok((rows, total))
+) where
+    i64: Encode<'a, DB> + Type<DB>,
+{
+    let id = id_column(dialect);
+    if let Some(c) = place {
+        let op = if newest_first { "<" } else { ">" };
+        q.push(format_args!(" AND (t_ms, {id}) {op} ("))
+            .push_bind(c.t_ms)
+            .push(", ")
+            .push_bind(c.id)
+            .push(")");
+    }
+    let dir = if newest_first { "DESC" } else { "ASC" };
+    q.push(format_args!(" ORDER BY t_ms {dir}, {id} {dir} LIMIT "))
+        .push_bind(limit);
 }
 
-/// Every event matching `filter` in time order (oldest first), at most `cap` rows, for export.
-pub async fn export_events(
-    pool: &SqlitePool,
+/// Reads the events matching `filter` from `place`, newest first (`newest_first`) or
+/// oldest first, at most `limit`.
+async fn read_events(
+    store: &Store,
     filter: &EventFilter,
-    cap: i64,
+    place: Option<Cursor>,
+    newest_first: bool,
+    limit: i64,
 ) -> Result<Vec<StoredEvent>> {
-    let mut q =
-        QueryBuilder::new("SELECT id, t_ms, engine, subject, kind, details, actor FROM events");
-    push_where(&mut q, filter);
-    q.push(" ORDER BY t_ms, id LIMIT ").push_bind(cap);
-    Ok(q.build_query_as::<StoredEvent>().fetch_all(pool).await?)
+    let dialect = store.dialect();
+    Ok(on_pool!(store, pool => {
+        let mut q = builder(pool, select_events(dialect));
+        push_where(&mut q, filter, dialect);
+        push_page(&mut q, dialect, place, newest_first, limit);
+        q.build_query_as::<StoredEvent>().fetch_all(pool).await
+    })?)
 }
 
-/// The newest `cap` events matching `filter`, returned oldest first (for charts).
+/// One page of at most `limit` events matching `filter`, newest first, at `at`. Reads at most
+/// `limit + 1` rows through the filter's index, whatever the size of the run.
+pub async fn page(
+    store: &Store,
+    filter: &EventFilter,
+    at: PageAt,
+    limit: i64,
+) -> Result<EventPage> {
+    let limit = limit.max(1);
+    let (place, newest_first) = match at {
+        PageAt::Newest => (None, true),
+        PageAt::Older(c) => (Some(c), true),
+        PageAt::Newer(c) => (Some(c), false),
+    };
+    let mut rows = read_events(store, filter, place, newest_first, limit + 1).await?;
+    let more = rows.len() as i64 > limit;
+    rows.truncate(limit as usize);
+    if !newest_first {
+        rows.reverse();
+    }
+    let first = rows.first().map(Cursor::of);
+    let last = rows.last().map(Cursor::of);
+    let (older, newer) = match at {
+        PageAt::Newest => (last.filter(|_| more), None),
+        PageAt::Older(_) => (last.filter(|_| more), first),
+        PageAt::Newer(c) => (last.or(Some(c)), first.filter(|_| more)),
+    };
+    Ok(EventPage { rows, older, newer })
+}
+
+/// The newest `limit` events matching `filter`, newest first.
+pub async fn recent_events(
+    store: &Store,
+    filter: &EventFilter,
+    limit: i64,
+) -> Result<Vec<StoredEvent>> {
+    read_events(store, filter, None, true, limit).await
+}
+
+/// The newest `cap` events matching `filter`, oldest first (a chart's latest points).
 pub async fn latest_in_time_order(
-    pool: &SqlitePool,
+    store: &Store,
     filter: &EventFilter,
     cap: i64,
 ) -> Result<Vec<StoredEvent>> {
-    let (mut rows, _) = query_events(pool, filter, 0, cap).await?;
+    let mut rows = recent_events(store, filter, cap).await?;
     rows.reverse();
     Ok(rows)
 }
 
-/// Number of events of a run per engine.
-pub async fn counts_by_engine(pool: &SqlitePool, run_id: i64) -> Result<Vec<(String, i64)>> {
-    Ok(sqlx::query_as(
-        "SELECT engine, COUNT(*) FROM events WHERE run_id = ? GROUP BY engine ORDER BY engine",
-    )
-    .bind(run_id)
-    .fetch_all(pool)
-    .await?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use engine::{EngineId, SimTime};
-
-    fn ev(t: u64, subject: &str, kind: &str) -> Event {
-        Event::new(
-            SimTime(t),
-            EngineId::Core,
-            subject,
-            kind,
-            serde_json::json!({"t": t}),
-        )
-    }
-
-    #[tokio::test]
-    async fn inserts_in_batches_and_filters() {
-        let pool = crate::db::connect("sqlite::memory:").await.expect("pool");
-        let run = create_run(&pool, "demo", 7, None).await.expect("run");
-        let other = create_run(&pool, "demo", 8, None).await.expect("run");
-        let events: Vec<Event> = (0..1200)
-            .map(|i| ev(i * 10, if i % 2 == 0 { "a" } else { "b" }, "heartbeat"))
-            .collect();
-        insert_events(&pool, run.id, 0, &events)
-            .await
-            .expect("insert");
-        // Produced again by a resumed run: stored once.
-        insert_events(&pool, run.id, 1000, &events[1000..])
-            .await
-            .expect("insert again");
-        insert_events(&pool, other.id, 0, &events[..5])
-            .await
-            .expect("insert");
-
-        let all = EventFilter {
-            run_id: run.id,
-            ..Default::default()
-        };
-        let (page, total) = query_events(&pool, &all, 0, 50).await.expect("query");
-        assert_eq!(total, 1200);
-        assert_eq!(page.len(), 50);
-        assert_eq!(page[0].t_ms, 11_990, "newest first");
-
-        let f = EventFilter {
-            run_id: run.id,
-            subject: Some("a".into()),
-            from_ms: Some(100),
-            to_ms: Some(200),
-            ..Default::default()
-        };
-        let rows = export_events(&pool, &f, 1000).await.expect("export");
-        let times: Vec<i64> = rows.iter().map(|r| r.t_ms).collect();
-        assert_eq!(times, vec![100, 120, 140, 160, 180, 200]);
-        assert_eq!(rows[0].details, r#"{"t":100}"#);
-
-        let f = EventFilter {
-            run_id: run.id,
-            subjects: vec!["a".into(), "b".into()],
-            kinds: vec!["heartbeat".into(), "other".into()],
-            to_ms: Some(30),
-            ..Default::default()
-        };
-        let rows = latest_in_time_order(&pool, &f, 3).await.expect("series");
-        let times: Vec<i64> = rows.iter().map(|r| r.t_ms).collect();
-        assert_eq!(times, vec![10, 20, 30], "newest three, oldest first");
-
-        let counts = counts_by_engine(&pool, other.id).await.expect("counts");
-        assert_eq!(counts, vec![("core".to_owned(), 5)]);
-    }
+/// Up to `limit` events matching `filter` after `place` (from the start when `None`), oldest
+/// first: an export reads a run this way, one bounded batch at a time.
+pub async fn events_after(
+    store: &Store,
+    filter: &EventFilter,
+    place: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<StoredEvent>> {
+    read_events(store, filter, place, false, limit).await
 }

@@ -8,10 +8,10 @@
 
 use engine::{Action, Speed};
 use serde::{Deserialize, Serialize};
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::QueryBuilder;
 
-use crate::db::now_text;
 use crate::error::{Result, ServiceError};
+use crate::store::{now_text, on_conn, on_pool, to_i64, Conn, Store};
 
 /// One input to a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -133,51 +133,50 @@ const ROWS_PER_STATEMENT: usize = 4_000;
 
 /// Appends `entries` (consecutive `seq`s) to run `run_id`'s journal, with `audit` (outcome
 /// `ok`) in the same transaction. Returns once the transaction is committed on `conn`, whose
-/// `synchronous` setting decides how durable that is (see [`crate::db::journal_connection`]).
+/// `synchronous` setting decides how durable that is (see [`Store::journal_connection`]).
 pub async fn append(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     run_id: i64,
     entries: &[Journaled],
     audit: Option<&AuditRow>,
 ) -> Result<()> {
-    let mut tx = sqlx::Connection::begin(conn).await?;
     let at = now_text();
     let mut texts = Vec::with_capacity(entries.len());
     for entry in entries {
         texts.push(entry.entry.encode()?);
     }
     let rows: Vec<(&Journaled, String)> = entries.iter().zip(texts).collect();
-    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
-        let mut insert: QueryBuilder<Sqlite> =
-            QueryBuilder::new("INSERT INTO journal (run_id, seq, t_ms, kind, entry, actor, at) ");
-        insert.push_values(chunk, |mut row, (entry, text)| {
-            row.push_bind(run_id)
-                .push_bind(to_i64(entry.seq))
-                .push_bind(to_i64(entry.t_ms))
-                .push_bind(entry.entry.kind())
-                .push_bind(text.clone())
-                .push_bind(entry.actor.clone())
-                .push_bind(at.clone());
-        });
-        insert.build().execute(&mut *tx).await?;
-    }
-    if let Some(audit) = audit {
-        sqlx::query(
-            "INSERT INTO audit_log (at, actor, action, arguments, outcome) VALUES (?, ?, ?, ?, 'ok')",
-        )
-        .bind(&at)
-        .bind(&audit.actor)
-        .bind(&audit.action)
-        .bind(audit.arguments.to_string())
-        .execute(&mut *tx)
-        .await?;
-    }
-    tx.commit().await?;
+    on_conn!(conn, c => {
+        let mut tx = sqlx::Connection::begin(c).await?;
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let mut insert = QueryBuilder::new(
+                "INSERT INTO journal (run_id, seq, t_ms, kind, entry, actor, at) ",
+            );
+            insert.push_values(chunk, |mut row, (entry, text)| {
+                row.push_bind(run_id)
+                    .push_bind(to_i64(entry.seq))
+                    .push_bind(to_i64(entry.t_ms))
+                    .push_bind(entry.entry.kind())
+                    .push_bind(text.clone())
+                    .push_bind(entry.actor.clone())
+                    .push_bind(at.clone());
+            });
+            insert.build().execute(&mut *tx).await?;
+        }
+        if let Some(audit) = audit {
+            sqlx::query(
+                "INSERT INTO audit_log (at, actor, action, arguments, outcome) VALUES ($1, $2, $3, $4, 'ok')",
+            )
+            .bind(&at)
+            .bind(&audit.actor)
+            .bind(&audit.action)
+            .bind(audit.arguments.to_string())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+    });
     Ok(())
-}
-
-fn to_i64(v: u64) -> i64 {
-    i64::try_from(v).unwrap_or(i64::MAX)
 }
 
 /// Why a stored journal cannot be read back.
@@ -195,26 +194,26 @@ pub struct JournalError {
 /// The entries of run `run_id` with `seq >= from_seq`, in order. A row that does not decode
 /// stops the read with a [`JournalError`] naming it (wrapped as [`ServiceError::Invalid`] on
 /// the `journal` field); nothing is skipped silently.
-pub async fn read(pool: &SqlitePool, run_id: i64, from_seq: u64) -> Result<Vec<Journaled>> {
-    read_until(pool, run_id, from_seq, None).await
+pub async fn read(store: &Store, run_id: i64, from_seq: u64) -> Result<Vec<Journaled>> {
+    read_until(store, run_id, from_seq, None).await
 }
 
 /// [`read`], stopped after the entries at `until` (all of them when `None`). Entries are
 /// journaled in time order, so this is a prefix of the journal.
 pub async fn read_until(
-    pool: &SqlitePool,
+    store: &Store,
     run_id: i64,
     from_seq: u64,
     until: Option<engine::SimTime>,
 ) -> Result<Vec<Journaled>> {
-    let rows: Vec<(i64, i64, String, String, Option<String>)> = sqlx::query_as(
-        "SELECT seq, t_ms, kind, entry, actor FROM journal WHERE run_id = ? AND seq >= ? AND t_ms <= ? ORDER BY seq",
+    let rows: Vec<(i64, i64, String, String, Option<String>)> = on_pool!(store, pool => sqlx::query_as(
+        "SELECT seq, t_ms, kind, entry, actor FROM journal WHERE run_id = $1 AND seq >= $2 AND t_ms <= $3 ORDER BY seq",
     )
     .bind(run_id)
     .bind(to_i64(from_seq))
     .bind(until.map_or(i64::MAX, |t| to_i64(t.as_millis())))
     .fetch_all(pool)
-    .await?;
+    .await)?;
     let mut out = Vec::with_capacity(rows.len());
     for (seq, t_ms, kind, text, actor) in rows {
         let fail = |message: String| {

@@ -2,8 +2,9 @@
 //! binary (the "ssr-only crate" choice of docs/ARCHITECTURE.md).
 //!
 //! Reading order:
-//! - [`Services`]: the bundle handed to every request (store pool, runtime handle, limiter).
-//! - [`db`]: the SQLite pool and the embedded migrations.
+//! - [`Services`]: the bundle handed to every request (store, runtime handle, limiter).
+//! - [`store`]: the store — SQLite or PostgreSQL, chosen by the database URL — and the
+//!   migrations of each dialect.
 //! - [`accounts`] and [`password`]: users, roles and argon2id hashes.
 //! - [`audit`]: the audit log of every mutating action.
 //! - [`history`]: runs and persisted engine events, with filters and paging.
@@ -15,34 +16,35 @@
 //!   events in batches and broadcasts them to live views.
 //! - [`time_travel`]: a run's estate at a past instant, rebuilt from a snapshot and the
 //!   journal; pages read the live run or the past through the same [`time_travel::Estate`].
+//! - [`sessions`]: sign-in sessions kept in the store.
 //! - [`throttle`]: throttling of failed sign-ins per user and per address.
 //! - [`error`]: the one error type of this layer.
 
 pub mod accounts;
 pub mod audit;
 pub mod charts;
-pub mod db;
 pub mod error;
 pub mod history;
 pub mod journal;
 pub mod password;
 pub mod runtime;
+pub mod sessions;
 pub mod snapshots;
+pub mod store;
 pub mod telemetry;
 pub mod throttle;
 pub mod time_travel;
 
 pub use error::ServiceError;
+pub use store::Store;
 
 use std::sync::Arc;
-
-use sqlx::SqlitePool;
 
 /// Everything a request needs from the backend. Cheap to clone (handles only).
 #[derive(Clone)]
 pub struct Services {
-    /// The SQLite pool (migrations applied).
-    pub pool: SqlitePool,
+    /// The store (migrations applied).
+    pub store: Store,
     /// The handle on the simulation runtime.
     pub runtime: runtime::RuntimeHandle,
     /// Failed sign-in throttling.
@@ -60,7 +62,7 @@ impl Services {
         past: Option<time_travel::PastInstant>,
     ) -> Result<time_travel::Estate, ServiceError> {
         self.time_travel
-            .estate(&self.pool, &self.runtime, &self.scenario, past)
+            .estate(&self.store, &self.runtime, &self.scenario, past)
             .await
     }
 }

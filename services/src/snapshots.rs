@@ -5,10 +5,9 @@
 use std::collections::BTreeMap;
 
 use engine::{SimTime, Simulation, Speed};
-use sqlx::{Sqlite, SqlitePool, Transaction};
 
-use crate::db::now_text;
 use crate::error::{Result, ServiceError};
+use crate::store::{now_text, on_conn, on_pool, to_i64, Conn, Store};
 
 /// A snapshot and where it stands in its run.
 #[derive(Debug, Clone)]
@@ -47,21 +46,13 @@ impl SnapshotRow {
     }
 }
 
-fn to_i64(v: u64) -> i64 {
-    i64::try_from(v).unwrap_or(i64::MAX)
-}
-
-/// Stores `row` for run `run_id` inside `tx`.
-pub async fn insert(
-    tx: &mut Transaction<'_, Sqlite>,
-    run_id: i64,
-    row: &SnapshotRow,
-) -> Result<()> {
+/// Stores `row` for run `run_id` on `conn` (the persistence task's).
+pub async fn insert(conn: &mut Conn, run_id: i64, row: &SnapshotRow) -> Result<()> {
     let per_engine = serde_json::to_string(&row.per_engine)
         .map_err(|e| ServiceError::Internal(format!("snapshot counters: {e}")))?;
-    sqlx::query(
+    on_conn!(conn, c => sqlx::query(
         "INSERT INTO snapshots (run_id, t_ms, journal_seq, event_seq, per_engine, speed, format, bytes, at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(run_id)
     .bind(to_i64(row.t_ms))
@@ -72,8 +63,8 @@ pub async fn insert(
     .bind(i64::from(engine::SNAPSHOT_VERSION))
     .bind(&row.bytes)
     .bind(now_text())
-    .execute(&mut **tx)
-    .await?;
+    .execute(c)
+    .await.map(|_| ()))?;
     Ok(())
 }
 
@@ -99,19 +90,15 @@ type Row = (i64, i64, i64, String, String, Vec<u8>);
 /// The latest snapshot of run `run_id` taken at or before `at` (any time when `None`),
 /// decoded on the blocking pool. A snapshot that does not decode (another format, damage)
 /// is an error naming the run and the row; nothing is deleted.
-pub async fn latest(
-    pool: &SqlitePool,
-    run_id: i64,
-    at: Option<SimTime>,
-) -> Result<Option<Restored>> {
-    let row: Option<Row> = sqlx::query_as(
+pub async fn latest(store: &Store, run_id: i64, at: Option<SimTime>) -> Result<Option<Restored>> {
+    let row: Option<Row> = on_pool!(store, pool => sqlx::query_as(
         "SELECT id, journal_seq, event_seq, per_engine, speed, bytes FROM snapshots \
-         WHERE run_id = ? AND t_ms <= ? ORDER BY t_ms DESC, id DESC LIMIT 1",
+         WHERE run_id = $1 AND t_ms <= $2 ORDER BY t_ms DESC, id DESC LIMIT 1",
     )
     .bind(run_id)
     .bind(at.map_or(i64::MAX, |t| to_i64(t.as_millis())))
     .fetch_optional(pool)
-    .await?;
+    .await)?;
     let Some((id, journal_seq, event_seq, per_engine, speed, bytes)) = row else {
         return Ok(None);
     };

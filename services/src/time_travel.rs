@@ -10,8 +10,8 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+use crate::store::Store;
 use engine::{Scenario, SimTime, Simulation};
-use sqlx::SqlitePool;
 use tokio::sync::Semaphore;
 
 use crate::charts::Window;
@@ -146,7 +146,7 @@ impl TimeTravel {
     /// refused ([`ServiceError::OutOfRange`] names the valid range).
     pub async fn estate(
         &self,
-        pool: &SqlitePool,
+        store: &Store,
         runtime: &RuntimeHandle,
         live_scenario: &Arc<Scenario>,
         instant: Option<PastInstant>,
@@ -161,7 +161,7 @@ impl TimeTravel {
         if let Some(hit) = self.cached(run_id, instant.at) {
             return Ok(Estate::Past(hit));
         }
-        let (extent, run, text) = viewable(pool, runtime, run_id).await?;
+        let (extent, run, text) = viewable(store, runtime, run_id).await?;
         if instant.at > extent.end {
             return Err(ServiceError::OutOfRange {
                 field: "at".into(),
@@ -186,7 +186,7 @@ impl TimeTravel {
         } else {
             stored_scenario(&run, text, live_scenario)?
         };
-        let past = Arc::new(rebuild(pool, run, instant.at, scenario).await?);
+        let past = Arc::new(rebuild(store, run, instant.at, scenario).await?);
         self.remember(past.clone());
         Ok(Estate::Past(past))
     }
@@ -211,14 +211,14 @@ impl TimeTravel {
 
 /// How far run `run_id` can be viewed: up to the live clock for the running run, up to the
 /// latest stored event, journal entry or snapshot for an earlier one.
-pub async fn extent(pool: &SqlitePool, runtime: &RuntimeHandle, run_id: i64) -> Result<RunExtent> {
-    Ok(viewable(pool, runtime, run_id).await?.0)
+pub async fn extent(store: &Store, runtime: &RuntimeHandle, run_id: i64) -> Result<RunExtent> {
+    Ok(viewable(store, runtime, run_id).await?.0)
 }
 
 /// Run `run_id`, how far it can be viewed, and the scenario text kept with it (one read of
 /// the run row).
 async fn viewable(
-    pool: &SqlitePool,
+    store: &Store,
     runtime: &RuntimeHandle,
     run_id: i64,
 ) -> Result<(RunExtent, Run, Option<String>)> {
@@ -230,7 +230,7 @@ async fn viewable(
         };
         return Ok((extent, runtime.run().clone(), None));
     }
-    let Some((run, text)) = history::find_run(pool, run_id).await? else {
+    let Some((run, text)) = history::find_run(store, run_id).await? else {
         return Err(ServiceError::OutOfRange {
             field: "run".into(),
             message: format!("there is no run {run_id}"),
@@ -238,7 +238,7 @@ async fn viewable(
     };
     let extent = RunExtent {
         run_id,
-        end: SimTime(history::recorded_until(pool, run_id).await?),
+        end: SimTime(history::recorded_until(store, run_id).await?),
         live: false,
     };
     Ok((extent, run, text))
@@ -268,13 +268,13 @@ fn stored_scenario(run: &Run, text: Option<String>, live: &Arc<Scenario>) -> Res
 /// Rebuilds `run` at `at`: the latest snapshot at or before it, then the journal entries up
 /// to it, replayed on the blocking pool.
 pub async fn rebuild(
-    pool: &SqlitePool,
+    store: &Store,
     run: Run,
     at: SimTime,
     scenario: Arc<Scenario>,
 ) -> Result<PastEstate> {
     let run_id = run.id;
-    let Some(from) = snapshots::latest(pool, run_id, Some(at)).await? else {
+    let Some(from) = snapshots::latest(store, run_id, Some(at)).await? else {
         return Err(ServiceError::OutOfRange {
             field: "run".into(),
             message: format!(
@@ -282,7 +282,7 @@ pub async fn rebuild(
             ),
         });
     };
-    let entries = journal::read_until(pool, run_id, from.journal_seq, Some(at)).await?;
+    let entries = journal::read_until(store, run_id, from.journal_seq, Some(at)).await?;
     let sim = tokio::task::spawn_blocking(move || replay_until(from.sim, &entries, at))
         .await
         .map_err(|e| ServiceError::Internal(format!("time travel failed: {e}")))??;

@@ -11,10 +11,10 @@ const DEMO: &str = include_str!("../../scenarios/demo.toml");
 const EVERY_ACTION: &str = include_str!("../../engine/tests/data/every-action.toml");
 
 /// A temp database holding run 1: the demo estate for three simulated hours.
-async fn stored_run() -> (tempfile::TempDir, sqlx::SqlitePool, i64) {
+async fn stored_run() -> (tempfile::TempDir, services::Store, i64) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let url = format!("sqlite://{}", dir.path().join("charts.db").display());
-    let pool = services::db::connect(&url)
+    let pool = services::Store::connect(&url)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let scenario = Scenario::from_toml_str(DEMO, "demo.toml").unwrap_or_else(|e| panic!("{e}"));

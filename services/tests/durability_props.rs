@@ -6,7 +6,7 @@ use engine::lhc::LhcAction;
 use engine::{CoreAction, Scenario, SimDuration, Speed};
 use proptest::prelude::*;
 use services::runtime::{self, RuntimeHandle, RuntimeOptions};
-use sqlx::SqlitePool;
+use services::Store;
 
 const DEMO: &str = include_str!("../../scenarios/demo.toml");
 
@@ -66,20 +66,20 @@ async fn play(rt: &RuntimeHandle, ops: &[Op]) {
     }
 }
 
-async fn db(dir: &tempfile::TempDir, name: &str) -> SqlitePool {
+async fn db(dir: &tempfile::TempDir, name: &str) -> Store {
     let url = format!("sqlite://{}", dir.path().join(name).display());
-    services::db::connect(&url).await.expect("db")
+    services::Store::connect(&url).await.expect("db")
 }
 
 /// A stored event: seq, t_ms, engine, subject, kind, details, actor.
 type EventRow = (i64, i64, String, String, String, String, Option<String>);
 
-async fn log(pool: &SqlitePool, run_id: i64) -> Vec<String> {
+async fn log(pool: &Store, run_id: i64) -> Vec<String> {
     let rows: Vec<EventRow> = sqlx::query_as(
         "SELECT seq, t_ms, engine, subject, kind, details, actor FROM events WHERE run_id = ? ORDER BY seq",
     )
     .bind(run_id)
-    .fetch_all(pool)
+    .fetch_all(sqlite(pool))
     .await
     .expect("events");
     rows.into_iter().map(|r| format!("{r:?}")).collect()
@@ -98,9 +98,8 @@ async fn straight_and_crashed(
     let options = RuntimeOptions {
         snapshot_every: SimDuration::from_mins(snapshot_min),
     };
-    let start = |pool: SqlitePool| {
-        runtime::start_with(pool, &scenario, 11, Vec::new(), Speed::Paused, options)
-    };
+    let start =
+        |pool: Store| runtime::start_with(pool, &scenario, 11, Vec::new(), Speed::Paused, options);
 
     let straight = db(&dir, "straight.db").await;
     let rt = start(straight.clone()).await.expect("start");
@@ -123,7 +122,7 @@ async fn straight_and_crashed(
         sqlx::query(sql)
             .bind(run_id)
             .bind(kept)
-            .execute(&crashed)
+            .execute(sqlite(&crashed))
             .await
             .expect("crash");
     }
@@ -164,4 +163,9 @@ proptest! {
         prop_assert!(!want.is_empty());
         prop_assert_eq!(got, want);
     }
+}
+
+/// The SQLite pool of a test's store, for looking at its tables directly.
+fn sqlite(store: &services::Store) -> &sqlx::SqlitePool {
+    store.sqlite_pool().expect("an SQLite store")
 }

@@ -6,13 +6,13 @@ use engine::{CoreAction, Scenario, Speed};
 use services::history;
 use services::journal::{self, AuditRow, Entry};
 use services::runtime::{self, PendingAudit, RuntimeHandle};
-use sqlx::SqlitePool;
+use services::Store;
 
 const DEMO: &str = include_str!("../../scenarios/demo.toml");
 
-async fn db(dir: &tempfile::TempDir, name: &str) -> SqlitePool {
+async fn db(dir: &tempfile::TempDir, name: &str) -> Store {
     let url = format!("sqlite://{}", dir.path().join(name).display());
-    services::db::connect(&url).await.expect("db")
+    services::Store::connect(&url).await.expect("db")
 }
 
 fn demo() -> Scenario {
@@ -23,12 +23,12 @@ fn demo() -> Scenario {
 type EventRow = (i64, i64, String, String, String, String, Option<String>);
 
 /// Every stored event of the run, in `seq` order, as comparable text.
-async fn log(pool: &SqlitePool, run_id: i64) -> Vec<String> {
+async fn log(pool: &Store, run_id: i64) -> Vec<String> {
     let rows: Vec<EventRow> = sqlx::query_as(
         "SELECT seq, t_ms, engine, subject, kind, details, actor FROM events WHERE run_id = ? ORDER BY seq",
     )
     .bind(run_id)
-    .fetch_all(pool)
+    .fetch_all(sqlite(pool))
     .await
     .expect("events");
     rows.into_iter().map(|r| format!("{r:?}")).collect()
@@ -136,7 +136,7 @@ async fn an_acknowledged_input_is_journaled_with_its_audit_row_and_a_refused_one
     assert!(entries[1].t_ms >= entries[0].t_ms);
     let audit: Vec<(String, String, String)> =
         sqlx::query_as("SELECT actor, action, outcome FROM audit_log ORDER BY id")
-            .fetch_all(&pool)
+            .fetch_all(sqlite(&pool))
             .await
             .expect("audit");
     assert_eq!(
@@ -178,13 +178,13 @@ async fn a_resumed_run_stores_the_log_of_an_uninterrupted_run() {
     sqlx::query("DELETE FROM events WHERE run_id = ? AND seq >= ?")
         .bind(run_id)
         .bind(kept)
-        .execute(&crashed)
+        .execute(sqlite(&crashed))
         .await
         .expect("lose the tail");
     sqlx::query("DELETE FROM snapshots WHERE run_id = ? AND event_seq > ?")
         .bind(run_id)
         .bind(kept)
-        .execute(&crashed)
+        .execute(sqlite(&crashed))
         .await
         .expect("lose the later snapshots");
 
@@ -230,12 +230,12 @@ async fn a_journal_row_that_does_not_decode_names_the_run_and_the_row() {
     // Resume from the start's snapshot, so that the journal is read from its first entry.
     sqlx::query("DELETE FROM snapshots WHERE run_id = ? AND journal_seq > 0")
         .bind(run_id)
-        .execute(&pool)
+        .execute(sqlite(&pool))
         .await
         .expect("only the start's snapshot");
     sqlx::query("UPDATE journal SET entry = '{\"kind\":\"warp\"}' WHERE run_id = ? AND seq = 1")
         .bind(run_id)
-        .execute(&pool)
+        .execute(sqlite(&pool))
         .await
         .expect("hand edit");
     let (run, _) = history::unfinished_run(&pool)
@@ -260,7 +260,7 @@ async fn a_journal_row_that_does_not_decode_names_the_run_and_the_row() {
     );
     let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM journal WHERE run_id = ?")
         .bind(run_id)
-        .fetch_one(&pool)
+        .fetch_one(sqlite(&pool))
         .await
         .expect("count");
     assert_eq!(rows, 2, "nothing is deleted");
@@ -308,7 +308,7 @@ async fn a_run_resumes_from_its_latest_snapshot_and_the_journal_after_it() {
     rt.shutdown().await;
     let snapshots: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM snapshots WHERE run_id = ?")
         .bind(run_id)
-        .fetch_one(&crashed)
+        .fetch_one(sqlite(&crashed))
         .await
         .expect("count");
     assert!(
@@ -321,7 +321,7 @@ async fn a_run_resumes_from_its_latest_snapshot_and_the_journal_after_it() {
         "DELETE FROM journal WHERE run_id = ?1 AND seq < (SELECT MAX(journal_seq) FROM snapshots WHERE run_id = ?1)",
     )
     .bind(run_id)
-    .execute(&crashed)
+    .execute(sqlite(&crashed))
     .await
     .expect("drop the journal before the snapshot");
     let (run, _) = history::unfinished_run(&crashed)
@@ -358,7 +358,7 @@ async fn a_snapshot_of_another_format_names_the_run_and_the_row() {
         "UPDATE snapshots SET bytes = substr(bytes, 1, 8) || x'63000000' || substr(bytes, 13) WHERE run_id = ?",
     )
     .bind(run_id)
-    .execute(&pool)
+    .execute(sqlite(&pool))
     .await
     .expect("hand edit");
     let (run, _) = history::unfinished_run(&pool)
@@ -379,4 +379,9 @@ async fn a_snapshot_of_another_format_names_the_run_and_the_row() {
     .unwrap_or_default();
     assert!(err.contains(&format!("run {run_id}: snapshot")), "{err}");
     assert!(err.contains("snapshot format 99"), "{err}");
+}
+
+/// The SQLite pool of a test's store, for looking at its tables directly.
+fn sqlite(store: &services::Store) -> &sqlx::SqlitePool {
+    store.sqlite_pool().expect("an SQLite store")
 }

@@ -22,23 +22,25 @@ interval = "7s"
 jitter = "1s"
 "#;
 
-async fn setup() -> (tempfile::TempDir, sqlx::SqlitePool, Scenario) {
+async fn setup() -> (tempfile::TempDir, services::Store, Scenario) {
     let dir = tempfile::tempdir().expect("tempdir");
     let url = format!("sqlite://{}", dir.path().join("rt.db").display());
-    let pool = services::db::connect(&url).await.expect("db");
+    let pool = services::Store::connect(&url).await.expect("db");
     let scenario = Scenario::from_toml_str(SCENARIO, "rt.toml").expect("scenario");
     (dir, pool, scenario)
 }
 
-async fn persisted(pool: &sqlx::SqlitePool, run_id: i64) -> i64 {
+async fn persisted(pool: &services::Store, run_id: i64) -> i64 {
     let filter = EventFilter {
         run_id,
         ..Default::default()
     };
-    history::query_events(pool, &filter, 0, 1)
+    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM events WHERE run_id = $1")
+        .bind(filter.run_id)
+        .fetch_one(sqlite(pool))
         .await
-        .expect("query")
-        .1
+        .expect("count");
+    count
 }
 
 #[tokio::test]
@@ -100,10 +102,10 @@ async fn paused_clock_stays_still_and_step_jumps_to_the_next_due_instant() {
         kind: Some("clock.stepped".into()),
         ..Default::default()
     };
-    let (rows, total) = history::query_events(&pool, &filter, 0, 10)
+    let rows = history::recent_events(&pool, &filter, 10)
         .await
         .expect("query");
-    assert_eq!(total, 2);
+    assert_eq!(rows.len(), 2);
     assert_eq!(rows[0].actor.as_deref(), Some("tester"));
 }
 
@@ -144,7 +146,7 @@ async fn speed_changes_and_actions_are_events_with_their_actor() {
         run_id: rt.run().id,
         ..Default::default()
     };
-    let rows = history::export_events(&pool, &filter, 10_000)
+    let rows = history::events_after(&pool, &filter, None, 10_000)
         .await
         .expect("export");
     let speed = rows
@@ -190,4 +192,9 @@ async fn the_status_tells_emitted_events_from_stored_ones() {
         "the stored count is the database's"
     );
     rt.shutdown().await;
+}
+
+/// The SQLite pool of a test's store, for looking at its tables directly.
+fn sqlite(store: &services::Store) -> &sqlx::SqlitePool {
+    store.sqlite_pool().expect("an SQLite store")
 }

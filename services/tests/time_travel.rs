@@ -8,13 +8,13 @@ use engine::{Scenario, SimTime, Speed};
 use services::runtime::{self, RuntimeHandle, RuntimeOptions};
 use services::time_travel::{Estate, PastInstant, TimeTravel};
 use services::ServiceError;
-use sqlx::SqlitePool;
+use services::Store;
 
 const DEMO: &str = include_str!("../../scenarios/demo.toml");
 
-async fn db(dir: &tempfile::TempDir) -> SqlitePool {
+async fn db(dir: &tempfile::TempDir) -> Store {
     let url = format!("sqlite://{}", dir.path().join("tt.db").display());
-    services::db::connect(&url).await.expect("db")
+    services::Store::connect(&url).await.expect("db")
 }
 
 fn demo() -> Arc<Scenario> {

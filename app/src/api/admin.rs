@@ -33,7 +33,7 @@ pub async fn audit_entries(page: u32) -> Result<AuditPage, AppError> {
             }
             let per_page = i64::from(AUDIT_PAGE_SIZE);
             let (rows, total) =
-                services::audit::list(&services.pool, i64::from(page - 1) * per_page, per_page)
+                services::audit::list(&services.store, i64::from(page - 1) * per_page, per_page)
                     .await?;
             Ok(AuditPage {
                 rows: rows
@@ -63,7 +63,7 @@ pub async fn list_users() -> Result<Vec<UserView>, AppError> {
         "users.list",
         engine::Role::Admin,
         |services, _| async move {
-            let users = services::accounts::list(&services.pool).await?;
+            let users = services::accounts::list(&services.store).await?;
             Ok(users.into_iter().map(Into::into).collect())
         },
     )
@@ -94,7 +94,7 @@ pub async fn add_user(
         |services, _| async move {
             let role = parse_role(&role)?;
             let user =
-                services::accounts::create(&services.pool, &username, &password, role).await?;
+                services::accounts::create(&services.store, &username, &password, role).await?;
             Ok(UserView::from(user))
         },
     )
@@ -113,7 +113,7 @@ pub async fn set_user_role(id: i64, role: String) -> Result<UserView, AppError> 
         |services, _| async move {
             let role = parse_role(&role)?;
             Ok(UserView::from(
-                services::accounts::set_role(&services.pool, id, role).await?,
+                services::accounts::set_role(&services.store, id, role).await?,
             ))
         },
     )
@@ -130,7 +130,7 @@ pub async fn reset_user_password(id: i64, password: String) -> Result<(), AppErr
         engine::Role::Admin,
         args,
         |services, _| async move {
-            services::accounts::reset_password(&services.pool, id, &password).await?;
+            services::accounts::reset_password(&services.store, id, &password).await?;
             Ok(())
         },
     )

@@ -104,7 +104,7 @@ pub async fn autoscale_group(
                 .collect();
             let window = estate.window();
             let decisions =
-                services::charts::autoscale::decisions(&services.pool, window, &group.name)
+                services::charts::autoscale::decisions(&services.store, window, &group.name)
                     .await?
                     .into_iter()
                     .map(crate::model::EventRow::from)

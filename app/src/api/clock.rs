@@ -136,9 +136,8 @@ pub async fn recent_events(limit: u32) -> Result<Vec<EventRow>, AppError> {
                 run_id: services.runtime.run().id,
                 ..Default::default()
             };
-            let (rows, _) =
-                services::history::query_events(&services.pool, &filter, 0, i64::from(limit))
-                    .await?;
+            let rows = services::history::recent_events(&services.store, &filter, i64::from(limit))
+                .await?;
             Ok(rows.into_iter().map(EventRow::from).collect())
         },
     )

@@ -67,7 +67,7 @@ pub async fn gslb_site(
             };
             let window = estate.window();
             let h =
-                services::charts::gslb::site_history(&services.pool, window, &site.name).await?;
+                services::charts::gslb::site_history(&services.store, window, &site.name).await?;
             let rows = |events: Vec<services::history::StoredEvent>| {
                 events
                     .into_iter()

@@ -36,6 +36,18 @@ pub fn store_filter(
     }
 }
 
+/// The store's place of a validated page place.
+#[cfg(feature = "ssr")]
+fn page_at(place: crate::model::HistoryPlace) -> services::history::PageAt {
+    use crate::model::HistoryPlace;
+    use services::history::{Cursor, PageAt};
+    match place {
+        HistoryPlace::Newest => PageAt::Newest,
+        HistoryPlace::Older { t_ms, id } => PageAt::Older(Cursor { t_ms, id }),
+        HistoryPlace::Newer { t_ms, id } => PageAt::Newer(Cursor { t_ms, id }),
+    }
+}
+
 /// One page of events matching `query`.
 #[server(endpoint = "history")]
 pub async fn list_events(query: HistoryQuery) -> Result<HistoryPage, AppError> {
@@ -47,17 +59,20 @@ pub async fn list_events(query: HistoryQuery) -> Result<HistoryPage, AppError> {
         |services, _| async move {
             let filter = query.validate()?;
             let store = store_filter(&filter, services.runtime.run().id);
-            let per_page = i64::from(HISTORY_PAGE_SIZE);
-            let offset = i64::from(filter.page - 1) * per_page;
-            let (rows, total) =
-                services::history::query_events(&services.pool, &store, offset, per_page).await?;
-            let runs = services::history::list_runs(&services.pool).await?;
+            let page = services::history::page(
+                &services.store,
+                &store,
+                page_at(filter.place),
+                i64::from(HISTORY_PAGE_SIZE),
+            )
+            .await?;
+            let runs = services::history::list_runs(&services.store).await?;
             Ok(HistoryPage {
                 run_id: store.run_id,
                 runs: runs.into_iter().map(Into::into).collect(),
-                rows: rows.into_iter().map(Into::into).collect(),
-                total: u64::try_from(total).unwrap_or_default(),
-                page: filter.page,
+                rows: page.rows.into_iter().map(Into::into).collect(),
+                older: page.older.map(|c| c.to_string()),
+                newer: page.newer.map(|c| c.to_string()),
                 per_page: HISTORY_PAGE_SIZE,
             })
         },

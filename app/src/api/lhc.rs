@@ -65,7 +65,7 @@ pub async fn lhc_location(
             subjects.extend(connectors.iter().map(|c| c.fqdn.clone()));
             let window = estate.window();
             let history =
-                services::charts::lhc::rl_history(&services.pool, window, &id, subjects).await?;
+                services::charts::lhc::rl_history(&services.store, window, &id, subjects).await?;
             Ok(RlDetail {
                 rl,
                 connectors,

@@ -156,7 +156,7 @@ pub async fn lms_server(
             };
             let window = estate.window();
             let h = services::charts::lms::server_history(
-                &services.pool,
+                &services.store,
                 window,
                 &server.host,
                 &server.zone,

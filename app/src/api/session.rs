@@ -37,7 +37,7 @@ pub async fn login(
                 return Err(err);
             }
             let user =
-                services::accounts::authenticate(&services.pool, &username, &password).await?;
+                services::accounts::authenticate(&services.store, &username, &password).await?;
             let Some(user) = user else {
                 let err = AppError::BadCredentials;
                 record(

@@ -21,8 +21,8 @@ pub async fn time_extent(run: Option<i64>) -> Result<TimeRange, AppError> {
             let live_run = services.runtime.run().id;
             let run_id = run.unwrap_or(live_run);
             let extent =
-                services::time_travel::extent(&services.pool, &services.runtime, run_id).await?;
-            let runs = services::history::list_runs(&services.pool)
+                services::time_travel::extent(&services.store, &services.runtime, run_id).await?;
+            let runs = services::history::list_runs(&services.store)
                 .await?
                 .into_iter()
                 .take(RUNS_OFFERED)

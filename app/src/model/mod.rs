@@ -131,8 +131,48 @@ pub struct HistoryQuery {
     pub from: Option<String>,
     /// Latest simulated time (a duration since the start).
     pub to: Option<String>,
-    /// Page number from 1.
-    pub page: Option<String>,
+    /// The page of events just older than this place (`<t_ms>.<id>`, from a page's link).
+    pub before: Option<String>,
+    /// The page of events just newer than this place (`<t_ms>.<id>`).
+    pub after: Option<String>,
+}
+
+/// Which page of a filtered history: the newest events, or the events on one side of a place
+/// (an event's instant and id). Pages are read by keyset, so any page of any run costs the
+/// same.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HistoryPlace {
+    /// The newest events.
+    #[default]
+    Newest,
+    /// The events just older than the event at (`t_ms`, `id`).
+    Older {
+        /// Instant.
+        t_ms: i64,
+        /// Event id.
+        id: i64,
+    },
+    /// The events just newer than the event at (`t_ms`, `id`).
+    Newer {
+        /// Instant.
+        t_ms: i64,
+        /// Event id.
+        id: i64,
+    },
+}
+
+/// Parses a place of the history (`<t_ms>.<id>`, both ≥ 0).
+fn parse_place(field: &str, text: &str) -> Result<(i64, i64), AppError> {
+    let bad = || {
+        AppError::invalid(
+            field,
+            "must be a place in the history: <time in ms>.<event id>, both 0 or more",
+        )
+    };
+    let (t, id) = text.split_once('.').ok_or_else(bad)?;
+    let t_ms = t.parse::<i64>().ok().filter(|t| *t >= 0).ok_or_else(bad)?;
+    let id = id.parse::<i64>().ok().filter(|i| *i >= 0).ok_or_else(bad)?;
+    Ok((t_ms, id))
 }
 
 /// A validated [`HistoryQuery`].
@@ -150,12 +190,9 @@ pub struct HistoryFilter {
     pub from_ms: Option<u64>,
     /// To (ms).
     pub to_ms: Option<u64>,
-    /// Page from 1.
-    pub page: u32,
+    /// Which page.
+    pub place: HistoryPlace,
 }
-
-/// Highest page number accepted.
-pub const MAX_PAGE: u32 = 1_000_000;
 
 impl HistoryQuery {
     /// Validates every field, naming the first bad one and what it accepts.
@@ -191,13 +228,19 @@ impl HistoryQuery {
                 return Err(AppError::invalid("to", "must not be earlier than from"));
             }
         }
-        let page = match optional(&self.page) {
-            None => 1,
-            Some(p) => p
-                .parse::<u32>()
-                .ok()
-                .filter(|p| (1..=MAX_PAGE).contains(p))
-                .ok_or_else(|| AppError::invalid("page", format!("must be 1 to {MAX_PAGE}")))?,
+        let place = match (optional(&self.before), optional(&self.after)) {
+            (None, None) => HistoryPlace::Newest,
+            (Some(b), None) => {
+                let (t_ms, id) = parse_place("before", b)?;
+                HistoryPlace::Older { t_ms, id }
+            }
+            (None, Some(a)) => {
+                let (t_ms, id) = parse_place("after", a)?;
+                HistoryPlace::Newer { t_ms, id }
+            }
+            (Some(_), Some(_)) => {
+                return Err(AppError::invalid("after", "give before or after, not both"))
+            }
         };
         let text = |v: &Option<String>| optional(v).map(str::to_owned);
         Ok(HistoryFilter {
@@ -207,11 +250,11 @@ impl HistoryQuery {
             kind: text(&self.kind),
             from_ms,
             to_ms,
-            page,
+            place,
         })
     }
 
-    /// The query string of these filters (for links and export URLs), without `page`.
+    /// The query string of these filters (for links and export URLs), without the place.
     pub fn to_query_string(&self) -> String {
         let pairs = [
             ("run", &self.run),
@@ -254,10 +297,10 @@ pub struct HistoryPage {
     pub runs: Vec<RunView>,
     /// The rows, newest first.
     pub rows: Vec<EventRow>,
-    /// Rows matching the filters.
-    pub total: u64,
-    /// This page (from 1).
-    pub page: u32,
+    /// The place the next older page starts at (`before=`), if there are older events.
+    pub older: Option<String>,
+    /// The place the next newer page starts at (`after=`), if there are newer events.
+    pub newer: Option<String>,
     /// Rows per page.
     pub per_page: u32,
 }
@@ -349,7 +392,16 @@ mod tests {
                 }),
                 "to",
             ),
-            (q(|q| q.page = Some("0".into())), "page"),
+            (q(|q| q.before = Some("0".into())), "before"),
+            (q(|q| q.before = Some("-1.5".into())), "before"),
+            (q(|q| q.after = Some("5.x".into())), "after"),
+            (
+                q(|q| {
+                    q.before = Some("1.2".into());
+                    q.after = Some("1.2".into());
+                }),
+                "after",
+            ),
         ];
         for (query, field) in table {
             match query.validate() {
@@ -366,15 +418,23 @@ mod tests {
             q.subject = Some("  ".into());
             q.from = Some("1m".into());
             q.to = Some("1h".into());
-            q.page = Some("3".into());
+            q.before = Some("60000.42".into());
         });
         let f = query.validate().expect("valid");
         assert_eq!(f.engine, Some(EngineId::Core));
         assert_eq!(f.subject, None, "blank means no filter");
+        assert_eq!((f.from_ms, f.to_ms), (Some(60_000), Some(3_600_000)));
         assert_eq!(
-            (f.from_ms, f.to_ms, f.page),
-            (Some(60_000), Some(3_600_000), 3)
+            f.place,
+            HistoryPlace::Older {
+                t_ms: 60_000,
+                id: 42
+            }
         );
+        let newer = q(|q| q.after = Some("7.8".into()))
+            .validate()
+            .expect("valid");
+        assert_eq!(newer.place, HistoryPlace::Newer { t_ms: 7, id: 8 });
         assert_eq!(query.to_query_string(), "engine=core&from=1m&to=1h");
     }
 }

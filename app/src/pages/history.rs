@@ -1,4 +1,5 @@
-//! The event history: filters in the URL, server-side paging, CSV / JSON export of the
+//! The event history: filters in the URL, server-side paging by keyset ("Newer" / "Older"
+//! links carry the place of the page's first or last event), CSV / JSON export of the
 //! filtered set.
 
 use engine::EngineId;
@@ -9,7 +10,6 @@ use leptos_router::hooks::use_query_map;
 
 use crate::api::history::list_events;
 use crate::components::event_table::EventTable;
-use crate::components::pager::Pager;
 use crate::ids;
 use crate::model::{HistoryPage as Page, HistoryQuery};
 use crate::pages::LoadError;
@@ -27,7 +27,8 @@ pub fn HistoryPage() -> impl IntoView {
             kind: q.get("kind"),
             from: q.get("from"),
             to: q.get("to"),
-            page: q.get("page"),
+            before: q.get("before"),
+            after: q.get("after"),
         }
     });
     let page = Resource::new(move || query.get(), list_events);
@@ -86,14 +87,13 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
         let sep = if qs.is_empty() { "" } else { "&" };
         format!("/api/history/export?format={format}{run}{sep}{qs}")
     };
-    let link_qs = qs.clone();
-    let href = move |n: u32| {
-        if link_qs.is_empty() {
-            format!("/history?page={n}")
-        } else {
-            format!("/history?{link_qs}&page={n}")
-        }
+    let href = |side: &str, place: &str| {
+        let sep = if qs.is_empty() { "" } else { "&" };
+        format!("/history?{qs}{sep}{side}={place}")
     };
+    let newer = page.newer.as_deref().map(|p| href("after", p));
+    let older = page.older.as_deref().map(|p| href("before", p));
+    let shown = page.rows.len();
     let run_label = page
         .runs
         .iter()
@@ -108,8 +108,8 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
     view! {
         <section class="card">
             <div class="toolbar">
-                <span id=ids::HISTORY_TOTAL data-total=page.total.to_string()>
-                    {format!("{} events", page.total)}
+                <span id=ids::HISTORY_SHOWN data-rows=shown.to_string()>
+                    {format!("{shown} events, newest first")}
                 </span>
                 <span class="muted">{run_label}</span>
                 <span class="spacer"></span>
@@ -117,7 +117,11 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
                 <a class="button" href=export("json") download="">"Export JSON"</a>
             </div>
             <EventTable rows=page.rows id=ids::HISTORY_TABLE/>
-            <Pager page=page.page total=page.total per_page=page.per_page href/>
+            <nav class="pager">
+                {newer.map(|h| view! { <a href=h rel="prev">"← Newer"</a> })}
+                <span>{format!("{} per page", page.per_page)}</span>
+                {older.map(|h| view! { <a href=h rel="next">"Older →"</a> })}
+            </nav>
             <details class="muted small">
                 <summary>"Other runs"</summary>
                 <ul>

@@ -95,7 +95,7 @@ async fn params(app: &TestApp, group: &'static str) -> Option<GroupParams> {
 
 /// Audit rows `(action, actor, outcome)`, newest first.
 async fn audit(app: &TestApp) -> Vec<(String, String, String)> {
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 100)
+    let (rows, _) = services::audit::list(&app.services.store, 0, 100)
         .await
         .expect("audit");
     rows.into_iter()
@@ -239,7 +239,7 @@ async fn an_admin_saves_valid_settings_and_it_is_audited() {
         ..Default::default()
     };
     app.stored().await;
-    let (events, _) = services::history::query_events(&app.services.pool, &filter, 0, 100)
+    let events = services::history::recent_events(&app.services.store, &filter, 100)
         .await
         .expect("events");
     assert!(

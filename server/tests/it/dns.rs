@@ -24,7 +24,7 @@ struct Live {
 async fn live() -> Live {
     let dir = tempfile::tempdir().expect("tempdir");
     let url = format!("sqlite://{}", dir.path().join("dns.db").display());
-    let pool = services::db::connect(&url).await.expect("db");
+    let pool = services::Store::connect(&url).await.expect("db");
     let text = include_str!("../../../scenarios/demo.toml");
     let scenario = Scenario::from_toml_str(text, "demo.toml").expect("demo scenario");
     let runtime = services::runtime::start(pool, &scenario, 42, Vec::new(), Speed::Paused)

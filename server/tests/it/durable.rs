@@ -8,10 +8,10 @@ use crate::common::process::{add_operator, post_form, serve, sign_in};
 /// Notes sent (and acknowledged) before the kill.
 const NOTES: usize = 20;
 
-fn query<T>(url: &str, look: impl AsyncFnOnce(&sqlx::SqlitePool) -> T) -> T {
+fn query<T>(url: &str, look: impl AsyncFnOnce(&services::Store) -> T) -> T {
     let rt = tokio::runtime::Runtime::new().expect("tokio");
     rt.block_on(async {
-        let pool = services::db::connect(url).await.expect("db");
+        let pool = services::Store::connect(url).await.expect("db");
         look(&pool).await
     })
 }
@@ -42,27 +42,27 @@ fn acknowledged_notes_survive_kill_9_and_the_run_resumes_once() {
     let (runs, notes, journal, audit, seqs): (i64, Vec<String>, i64, i64, (i64, Option<i64>)) =
         query(&url, async |pool| {
             let runs = sqlx::query_scalar("SELECT COUNT(*) FROM runs")
-                .fetch_one(pool)
+                .fetch_one(sqlite(pool))
                 .await
                 .expect("runs");
             let notes = sqlx::query_scalar(
                 "SELECT json_extract(details, '$.text') FROM events WHERE kind = 'operator.note' AND actor = 'olga' ORDER BY seq",
             )
-            .fetch_all(pool)
+            .fetch_all(sqlite(pool))
             .await
             .expect("notes");
             let journal = sqlx::query_scalar("SELECT COUNT(*) FROM journal WHERE kind = 'action'")
-                .fetch_one(pool)
+                .fetch_one(sqlite(pool))
                 .await
                 .expect("journal");
             let audit = sqlx::query_scalar(
                 "SELECT COUNT(*) FROM audit_log WHERE action = 'timeline.note' AND outcome = 'ok'",
             )
-            .fetch_one(pool)
+            .fetch_one(sqlite(pool))
             .await
             .expect("audit");
             let seqs = sqlx::query_as("SELECT COUNT(*), MAX(seq) FROM events")
-                .fetch_one(pool)
+                .fetch_one(sqlite(pool))
                 .await
                 .expect("seqs");
             (runs, notes, journal, audit, seqs)
@@ -194,13 +194,13 @@ fn kill_9_at_random_instants_stores_the_log_of_an_uninterrupted_run() {
         &url,
         async |pool| {
             let runs = sqlx::query_scalar("SELECT COUNT(*) FROM runs")
-                .fetch_one(pool)
+                .fetch_one(sqlite(pool))
                 .await
                 .expect("runs");
             let stored = sqlx::query_as(
                 "SELECT seq, t_ms, engine, subject, kind, details, actor FROM events WHERE run_id = 1 ORDER BY seq",
             )
-            .fetch_all(pool)
+            .fetch_all(sqlite(pool))
             .await
             .expect("events");
             let journal = services::journal::read(pool, 1, 0).await.expect("journal");
@@ -222,4 +222,9 @@ fn kill_9_at_random_instants_stores_the_log_of_an_uninterrupted_run() {
             stored[i], want[i]
         );
     }
+}
+
+/// The SQLite pool of a test's store, for looking at its tables directly.
+fn sqlite(store: &services::Store) -> &sqlx::SqlitePool {
+    store.sqlite_pool().expect("an SQLite store")
 }

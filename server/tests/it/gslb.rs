@@ -94,7 +94,7 @@ async fn site_faults_are_for_operators_and_audited() {
         .await;
     assert_eq!(cut.status(), StatusCode::OK, "{}", body_text(cut).await);
 
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 50)
+    let (rows, _) = services::audit::list(&app.services.store, 0, 50)
         .await
         .expect("audit");
     for (action, actor, ok) in [
@@ -229,7 +229,7 @@ async fn cli_import_reports_the_line_and_export_round_trips() {
         .await
         .expect("query");
     assert_eq!(names, ["A", "B", "C"]);
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 50)
+    let (rows, _) = services::audit::list(&app.services.store, 0, 50)
         .await
         .expect("audit");
     assert!(rows

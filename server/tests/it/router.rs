@@ -87,7 +87,7 @@ async fn a_wrong_password_is_refused_and_audited() {
     assert!(
         set_cookie(&response).is_none_or(|c| !c.contains("Max-Age=") || c.contains("Max-Age=0"))
     );
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 10)
+    let (rows, _) = services::audit::list(&app.services.store, 0, 10)
         .await
         .expect("audit");
     assert_eq!(rows[0].action, "session.sign_in");
@@ -121,7 +121,7 @@ async fn a_viewer_gets_403_on_a_mutating_call_and_nothing_changes() {
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
     assert!(body_text(response).await.contains("operator"));
     assert_eq!(app.services.runtime.status().speed, Speed::Paused);
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 10)
+    let (rows, _) = services::audit::list(&app.services.store, 0, 10)
         .await
         .expect("audit");
     let denied = rows
@@ -160,7 +160,7 @@ async fn an_operator_drives_the_clock_and_it_is_audited() {
     assert_eq!(stepped.status(), StatusCode::OK);
     assert!(app.services.runtime.status().t_ms > before || before == 0);
 
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 10)
+    let (rows, _) = services::audit::list(&app.services.store, 0, 10)
         .await
         .expect("audit");
     let actions: Vec<&str> = rows.iter().map(|r| r.action.as_str()).collect();
@@ -190,7 +190,7 @@ async fn bad_input_names_the_field() {
         )
         .await;
     assert_eq!(user.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(services::accounts::find_by_name(&app.services.pool, "new")
+    assert!(services::accounts::find_by_name(&app.services.store, "new")
         .await
         .expect("db")
         .is_none());
@@ -275,7 +275,7 @@ async fn resource_location_actions_are_role_checked_validated_and_audited() {
     assert_eq!(overview.status(), StatusCode::OK);
     assert!(body_text(overview).await.contains("rl-a"));
 
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 20)
+    let (rows, _) = services::audit::list(&app.services.store, 0, 20)
         .await
         .expect("audit");
     let ok = rows
@@ -396,7 +396,7 @@ async fn load_management_actions_are_role_checked_validated_and_audited() {
         .await;
     assert_eq!(in_use.status(), StatusCode::UNPROCESSABLE_ENTITY);
 
-    let (rows, _) = services::audit::list(&app.services.pool, 0, 50)
+    let (rows, _) = services::audit::list(&app.services.store, 0, 50)
         .await
         .expect("audit");
     for (action, actor, ok) in [
@@ -420,4 +420,73 @@ fn urlencode(text: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
+}
+
+#[tokio::test]
+async fn exports_stream_every_row_in_steps_and_two_run_at_once_per_user() {
+    let app = app().await;
+    let admin = app.sign_in("admin").await;
+    let store = &app.services.store;
+    let run = services::history::create_run(store, "router test", 1, None)
+        .await
+        .expect("run");
+    // More than two steps of the export (2,000 rows each), with text that CSV must quote.
+    let events: Vec<engine::Event> = (0..4_500_u64)
+        .map(|i| {
+            engine::Event::new(
+                engine::SimTime(i),
+                engine::EngineId::Core,
+                "hb,\"quoted\"",
+                "heartbeat",
+                serde_json::json!({ "i": i }),
+            )
+        })
+        .collect();
+    services::history::insert_events(store, run.id, 0, &events)
+        .await
+        .expect("insert");
+
+    let json = app
+        .get(
+            &format!("/api/history/export?format=json&run={}", run.id),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(json.status(), StatusCode::OK);
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_str(&body_text(json).await).expect("one JSON array");
+    assert_eq!(rows.len(), 4_500);
+    assert!(rows
+        .iter()
+        .enumerate()
+        .all(|(i, r)| r["details"]["i"] == i as u64));
+
+    let csv = app
+        .get(
+            &format!("/api/history/export?format=csv&run={}", run.id),
+            Some(&admin),
+        )
+        .await;
+    let text = body_text(csv).await;
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let records: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("record")).collect();
+    assert_eq!(records.len(), 4_500);
+    assert_eq!(&records[4_499][2], "hb,\"quoted\"");
+    assert_eq!(&records[4_499][0], "4499");
+
+    // Two bodies still open hold the user's two slots; a third export waits its turn.
+    let path = format!("/api/history/export?format=csv&run={}", run.id);
+    let first = app.get(&path, Some(&admin)).await;
+    let second = app.get(&path, Some(&admin)).await;
+    let third = app.get(&path, Some(&admin)).await;
+    assert_eq!(third.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(third.headers().contains_key(header::RETRY_AFTER));
+    let viewer = app.sign_in("viewer").await;
+    assert_eq!(
+        app.get(&path, Some(&viewer)).await.status(),
+        StatusCode::OK,
+        "per user"
+    );
+    drop((first, second));
+    assert_eq!(app.get(&path, Some(&admin)).await.status(), StatusCode::OK);
 }

@@ -160,9 +160,9 @@ fn simulate_can_record_the_run_in_sqlite() {
         .build()
         .expect("rt")
         .block_on(async {
-            let pool = services::db::connect(&url).await.expect("db");
+            let pool = services::Store::connect(&url).await.expect("db");
             sqlx::query_scalar("SELECT COUNT(*) FROM events")
-                .fetch_one(&pool)
+                .fetch_one(sqlite(&pool))
                 .await
                 .expect("count")
         });
@@ -285,4 +285,9 @@ fn the_autoscale_seed_example_comes_out_exactly_in_both_modes() {
             .collect();
         assert_eq!(seed_example_events(mode), expected, "mode {mode}");
     }
+}
+
+/// The SQLite pool of a test's store, for looking at its tables directly.
+fn sqlite(store: &services::Store) -> &sqlx::SqlitePool {
+    store.sqlite_pool().expect("an SQLite store")
 }

@@ -1,9 +1,9 @@
 //! A group's latest decisions and the operator actions on it.
 
-use sqlx::SqlitePool;
+use crate::store::Store;
 
 use crate::error::Result;
-use crate::history::{query_events, EventFilter, StoredEvent};
+use crate::history::{recent_events, EventFilter, StoredEvent};
 
 /// Decisions listed.
 pub const DECISIONS: i64 = 50;
@@ -27,7 +27,7 @@ pub const DECISION_KINDS: [&str; 11] = [
 /// `group`'s latest decisions and operator actions in `window`, newest first (the
 /// engine's events name the group as their subject, the zone in their details).
 pub async fn decisions(
-    pool: &SqlitePool,
+    store: &Store,
     window: super::Window,
     group: &str,
 ) -> Result<Vec<StoredEvent>> {
@@ -37,6 +37,6 @@ pub async fn decisions(
         kinds: DECISION_KINDS.iter().map(|k| (*k).to_owned()).collect(),
         ..window.filter()
     };
-    let (rows, _) = query_events(pool, &filter, 0, DECISIONS).await?;
+    let rows = recent_events(store, &filter, DECISIONS).await?;
     Ok(rows)
 }

@@ -1,9 +1,9 @@
 //! A site's MEP, adoption and other GSLB events.
 
-use sqlx::SqlitePool;
+use crate::store::Store;
 
 use crate::error::Result;
-use crate::history::{query_events, EventFilter, StoredEvent};
+use crate::history::{recent_events, EventFilter, StoredEvent};
 
 /// Events read per site.
 pub const EVENTS: i64 = 300;
@@ -21,23 +21,19 @@ pub struct SiteHistory {
 
 /// Every GSLB event of `window` that names `site` (as its subject, a link end, a parent
 /// or a backup), newest first, split by kind.
-pub async fn site_history(
-    pool: &SqlitePool,
-    window: super::Window,
-    site: &str,
-) -> Result<SiteHistory> {
+pub async fn site_history(store: &Store, window: super::Window, site: &str) -> Result<SiteHistory> {
     let naming = EventFilter {
         engine: Some("gslb".into()),
         details_contains: Some(format!("\"{site}\"")),
         ..window.filter()
     };
-    let (mut all, _) = query_events(pool, &naming, 0, EVENTS).await?;
+    let mut all = recent_events(store, &naming, EVENTS).await?;
     let by_subject = EventFilter {
         details_contains: None,
         subject: Some(site.to_owned()),
         ..naming
     };
-    let (own, _) = query_events(pool, &by_subject, 0, EVENTS).await?;
+    let own = recent_events(store, &by_subject, EVENTS).await?;
     for row in own {
         if !all.iter().any(|r| r.id == row.id) {
             all.push(row);

@@ -1,11 +1,11 @@
 //! A resource location's HA-state band, registration counts and latest events.
 
+use crate::store::Store;
 use engine::lhc::series::{registration_point, state_band, RegistrationPoint, StatePoint};
-use sqlx::SqlitePool;
 
 use super::{details, t_ms};
 use crate::error::Result;
-use crate::history::{latest_in_time_order, query_events, EventFilter, StoredEvent};
+use crate::history::{latest_in_time_order, recent_events, EventFilter, StoredEvent};
 
 /// Points read back per series (the latest ones).
 pub const CHART_POINTS: i64 = 2_000;
@@ -26,7 +26,7 @@ pub struct RlHistory {
 
 /// Reads `rl`'s series and the log of `subjects` in `window`.
 pub async fn rl_history(
-    pool: &SqlitePool,
+    store: &Store,
     window: super::Window,
     rl: &str,
     subjects: Vec<String>,
@@ -37,9 +37,9 @@ pub async fn rl_history(
         kind: Some(kind.to_owned()),
         ..window.filter()
     };
-    let changes = latest_in_time_order(pool, &series("rl.ha_state"), CHART_POINTS).await?;
+    let changes = latest_in_time_order(store, &series("rl.ha_state"), CHART_POINTS).await?;
     let states = state_band(changes.iter().map(|r| (t_ms(r.t_ms), details(&r.details))));
-    let registrations = latest_in_time_order(pool, &series("registrations"), CHART_POINTS)
+    let registrations = latest_in_time_order(store, &series("registrations"), CHART_POINTS)
         .await?
         .iter()
         .filter_map(|r| registration_point(t_ms(r.t_ms), &details(&r.details)))
@@ -49,7 +49,7 @@ pub async fn rl_history(
         subjects,
         ..window.filter()
     };
-    let (events, _) = query_events(pool, &log, 0, RL_EVENTS).await?;
+    let events = recent_events(store, &log, RL_EVENTS).await?;
     Ok(RlHistory {
         states,
         registrations,

@@ -1,11 +1,11 @@
 //! A server's load samples, the placements that chose or passed over it, and its events.
 
+use crate::store::Store;
 use engine::lms::series::{load_sample, placement_row, LoadSample, PlacementRow};
-use sqlx::SqlitePool;
 
 use super::{details, t_ms};
 use crate::error::Result;
-use crate::history::{latest_in_time_order, query_events, EventFilter, StoredEvent};
+use crate::history::{latest_in_time_order, recent_events, EventFilter, StoredEvent};
 
 /// Samples read back for the chart (the latest ones).
 pub const SAMPLES: i64 = 600;
@@ -28,7 +28,7 @@ pub struct ServerHistory {
 /// Reads server `host`'s history in `window`. `zone` is the server's zone: samples are
 /// per-zone `load.sample` events listing the servers that changed.
 pub async fn server_history(
-    pool: &SqlitePool,
+    store: &Store,
     window: super::Window,
     host: &str,
     zone: &str,
@@ -43,7 +43,7 @@ pub async fn server_history(
         details_contains: Some(format!("\"{host}\":{{")),
         ..base.clone()
     };
-    let samples = latest_in_time_order(pool, &sampled, SAMPLES)
+    let samples = latest_in_time_order(store, &sampled, SAMPLES)
         .await?
         .iter()
         .filter_map(|r| {
@@ -57,7 +57,7 @@ pub async fn server_history(
         details_contains: Some(format!("\"{host}\"")),
         ..base.clone()
     };
-    let (rows, _) = query_events(pool, &placed, 0, PLACEMENTS).await?;
+    let rows = recent_events(store, &placed, PLACEMENTS).await?;
     let placements = rows
         .iter()
         .filter_map(|r| placement_row(t_ms(r.t_ms), &details(&r.details), host))
@@ -66,7 +66,7 @@ pub async fn server_history(
         subject: Some(host.to_owned()),
         ..base
     };
-    let (events, _) = query_events(pool, &log, 0, EVENTS).await?;
+    let events = recent_events(store, &log, EVENTS).await?;
     Ok(ServerHistory {
         samples,
         placements,

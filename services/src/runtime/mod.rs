@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::store::Store;
 use engine::{Action, Event, Scenario, SimDuration, Simulation, Speed, TimedAction};
 use serde::Serialize;
-use sqlx::SqlitePool;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::error::{Result, ServiceError};
@@ -305,14 +305,14 @@ pub const DEFAULT_SNAPSHOT_EVERY: SimDuration = SimDuration::from_mins(60);
 
 /// [`start_with`] and the default options.
 pub async fn start(
-    pool: SqlitePool,
+    store: Store,
     scenario: &Scenario,
     seed: u64,
     actions: Vec<TimedAction>,
     speed: Speed,
 ) -> Result<RuntimeHandle> {
     start_with(
-        pool,
+        store,
         scenario,
         seed,
         actions,
@@ -325,7 +325,7 @@ pub async fn start(
 /// Starts a new run of `scenario` with `seed`: records the run, spawns the runtime and the
 /// persistence task, and returns the handle.
 pub async fn start_with(
-    pool: SqlitePool,
+    store: Store,
     scenario: &Scenario,
     seed: u64,
     actions: Vec<TimedAction>,
@@ -335,9 +335,9 @@ pub async fn start_with(
     // The scenario's text is kept with the run, so that it can be viewed in the past even
     // after the configured scenario changed (a scenario that cannot be written is not kept).
     let text = scenario.to_toml_string().ok();
-    let run = history::create_run(&pool, &scenario.scenario.name, seed, text.as_deref()).await?;
-    history::set_start_speed(&pool, run.id, speed).await?;
+    let run = history::create_run(&store, &scenario.scenario.name, seed, text.as_deref()).await?;
+    history::set_start_speed(&store, run.id, speed).await?;
     let mut sim = Simulation::new(scenario, seed);
     sim.schedule(actions);
-    task::spawn(pool, run, sim, speed, task::Resumed::default(), options).await
+    task::spawn(store, run, sim, speed, task::Resumed::default(), options).await
 }

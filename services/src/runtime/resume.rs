@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::store::Store;
 use engine::{Event, Scenario, SimTime, Simulation, Speed};
-use sqlx::SqlitePool;
 
 use super::inputs;
 use super::task::{self, Resumed};
@@ -34,14 +34,14 @@ struct Replayed {
 /// Resumes `run` of `scenario` (the scenario it was started with). The clock goes on at the
 /// speed the run had, or at `speed` when given (`--resume paused`).
 pub async fn resume(
-    pool: SqlitePool,
+    store: Store,
     scenario: &Scenario,
     run: Run,
     start_speed: Speed,
     speed: Option<Speed>,
     options: RuntimeOptions,
 ) -> Result<RuntimeHandle> {
-    let from = match snapshots::latest(&pool, run.id, None).await? {
+    let from = match snapshots::latest(&store, run.id, None).await? {
         Some(restored) => restored,
         None => Restored {
             id: 0,
@@ -53,15 +53,15 @@ pub async fn resume(
             speed: None,
         },
     };
-    let entries = journal::read(&pool, run.id, from.journal_seq).await?;
-    let (stored_seq, stored_t) = history::stored_extent(&pool, run.id).await?;
+    let entries = journal::read(&store, run.id, from.journal_seq).await?;
+    let (stored_seq, stored_t) = history::stored_extent(&store, run.id).await?;
     let journaled = from.journal_seq + entries.len() as u64;
     let replayed = tokio::task::spawn_blocking(move || {
         replay(from, &entries, stored_seq, stored_t.unwrap_or(0))
     })
     .await
     .map_err(|e| ServiceError::Internal(format!("replay failed: {e}")))??;
-    history::insert_events(&pool, run.id, replayed.first_missing, &replayed.missing).await?;
+    history::insert_events(&store, run.id, replayed.first_missing, &replayed.missing).await?;
     tracing::info!(
         run = run.id,
         journal = journaled,
@@ -76,7 +76,7 @@ pub async fn resume(
         per_engine: replayed.per_engine,
         journal: journaled,
     };
-    task::spawn(pool, run, replayed.sim, speed, resumed, options).await
+    task::spawn(store, run, replayed.sim, speed, resumed, options).await
 }
 
 /// Replays `entries` (the journal after the snapshot `from`) and advances to `stored_t`.

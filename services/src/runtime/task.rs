@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::store::Store;
 use engine::{Event, SimTime, Simulation, Speed};
-use sqlx::SqlitePool;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
@@ -38,7 +38,7 @@ pub(super) struct Resumed {
 
 /// Spawns the persistence task and the runtime task for `run` on `sim`.
 pub(super) async fn spawn(
-    pool: SqlitePool,
+    store: Store,
     run: Run,
     sim: Simulation,
     speed: Speed,
@@ -46,7 +46,7 @@ pub(super) async fn spawn(
     options: RuntimeOptions,
 ) -> Result<RuntimeHandle> {
     let (journal, journal_rx) = mpsc::channel(JOURNAL_QUEUE);
-    let connections = writer::Connections::open(pool, journal_rx).await?;
+    let connections = writer::Connections::open(store, journal_rx).await?;
     let sim_now = sim.now().as_millis();
     let (persist_tx, persist_rx) = mpsc::channel(PERSIST_QUEUE);
     // Everything before `resumed.events` is stored (a resume writes what was lost first).

@@ -15,15 +15,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use engine::Event;
-use sqlx::{Acquire, SqliteConnection, SqlitePool};
+use sqlx::{Acquire, SqlitePool};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{timeout_at, Instant};
 
 use crate::error::Result;
 use crate::journal::{self, AuditRow, Journaled};
 use crate::snapshots::{self, SnapshotRow};
+use crate::store::{on_conn, Conn, EventRows, Store};
 use crate::telemetry;
-use crate::{db, history};
 
 /// A flush happens once this many rows are waiting...
 pub const FLUSH_ROWS: usize = 5_000;
@@ -60,8 +60,8 @@ pub struct JournalWrite {
 pub struct JournalWriter {
     /// Journal commits asked by the runtime.
     pub requests: mpsc::Receiver<JournalWrite>,
-    /// The connection they are made on (`db::journal_connection`).
-    pub conn: SqliteConnection,
+    /// The connection they are made on ([`Store::journal_connection`]).
+    pub conn: Conn,
 }
 
 impl JournalWriter {
@@ -81,27 +81,27 @@ impl JournalWriter {
 }
 
 /// The persistence task's connections: its events and snapshots on one, the journal on the
-/// other, and the pool for the background checkpoints.
+/// other, and the store (partitions, background checkpoints of SQLite's WAL).
 pub struct Connections {
-    /// The database's pool (background checkpoints).
-    pub pool: SqlitePool,
-    /// Events and snapshots (`db::events_connection`).
-    pub events: SqliteConnection,
+    /// The store.
+    pub store: Store,
+    /// Events and snapshots ([`Store::events_connection`]).
+    pub events: Conn,
     /// Journal commits.
     pub journal: JournalWriter,
 }
 
 impl Connections {
-    /// Opens the events and journal connections on `pool`'s database; `requests` are the
+    /// Opens the events and journal connections on `store`'s database; `requests` are the
     /// journal commits the runtime will ask for.
-    pub async fn open(pool: SqlitePool, requests: mpsc::Receiver<JournalWrite>) -> Result<Self> {
+    pub async fn open(store: Store, requests: mpsc::Receiver<JournalWrite>) -> Result<Self> {
         Ok(Self {
-            events: db::events_connection(&pool).await?,
+            events: store.events_connection().await?,
             journal: JournalWriter {
                 requests,
-                conn: db::journal_connection(&pool).await?,
+                conn: store.journal_connection().await?,
             },
-            pool,
+            store,
         })
     }
 }
@@ -117,13 +117,16 @@ pub async fn run(
     persisted: Arc<AtomicU64>,
 ) {
     let Connections {
-        pool,
+        store: db,
         events,
         mut journal,
     } = connections;
     let wal = Arc::new(AtomicU64::new(0));
-    let checkpoints = tokio::spawn(checkpoint_often(pool, wal.clone()));
+    let checkpoints = db
+        .sqlite_pool()
+        .map(|pool| tokio::spawn(checkpoint_often(pool.clone(), wal.clone())));
     let mut store = EventStore {
+        db,
         conn: events,
         run_id,
         next_seq: first_seq,
@@ -179,7 +182,9 @@ pub async fn run(
     }
     store.flush(&mut pending, &mut journal).await;
     journal.drain(run_id).await;
-    checkpoints.abort();
+    if let Some(checkpoints) = checkpoints {
+        checkpoints.abort();
+    }
 }
 
 /// How often the write-ahead log is checkpointed while a run is being written.
@@ -217,7 +222,8 @@ async fn checkpoint<'c>(conn: impl sqlx::SqliteExecutor<'c>) -> Result<u64> {
 /// The events side of the persistence task: its connection and where the run's numbering
 /// stands.
 struct EventStore {
-    conn: SqliteConnection,
+    db: Store,
+    conn: Conn,
     run_id: i64,
     /// The number of the next event to store.
     next_seq: u64,
@@ -263,32 +269,28 @@ impl EventStore {
         let chunk = &events[..events.len().min(CHUNK_ROWS)];
         let (run_id, first_seq) = (self.run_id, self.next_seq);
         let mut taken = 0;
-        let stored = async {
-            let mut tx = self.conn.begin().await?;
+        let partitions = self.db.partitions();
+        let stored = on_conn!(&mut self.conn, conn => async {
+            conn.prepare_events(partitions, run_id, chunk).await?;
+            let mut tx = conn.begin().await?;
             for rows in chunk.chunks(STATEMENT_ROWS) {
                 if taken > 0 && !journal.requests.is_empty() {
                     break;
                 }
                 let seq = first_seq + taken as u64;
                 taken += rows.len();
-                history::insert_event_rows(&mut tx, run_id, seq, rows).await?;
+                tx.insert_event_rows(run_id, seq, rows).await?;
             }
             tx.commit().await?;
             Ok(())
         }
-        .await;
+        .await);
         let taken = if stored.is_ok() { taken } else { chunk.len() };
         (taken, stored)
     }
 
     async fn snapshot(&mut self, row: &SnapshotRow) {
-        let stored = async {
-            let mut tx = self.conn.begin().await?;
-            snapshots::insert(&mut tx, self.run_id, row).await?;
-            tx.commit().await?;
-            Ok::<(), crate::ServiceError>(())
-        }
-        .await;
+        let stored = snapshots::insert(&mut self.conn, self.run_id, row).await;
         match stored {
             Ok(()) => metrics::counter!(telemetry::SNAPSHOTS_WRITTEN).increment(1),
             Err(e) => {
@@ -307,7 +309,10 @@ impl EventStore {
         if self.wal.load(Ordering::Relaxed) < WAL_RESTART_FRAMES || !journal.requests.is_empty() {
             return;
         }
-        match checkpoint(&mut self.conn).await {
+        let Conn::Sqlite(conn) = &mut self.conn else {
+            return;
+        };
+        match checkpoint(conn).await {
             Ok(frames) => self.wal.store(frames, Ordering::Relaxed),
             Err(e) => tracing::debug!(error = %e, "checkpoint skipped"),
         }

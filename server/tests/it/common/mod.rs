@@ -76,7 +76,7 @@ pub async fn app() -> TestApp {
 pub async fn app_with(scenario_text: &str) -> TestApp {
     let dir = tempfile::tempdir().expect("tempdir");
     let url = format!("sqlite://{}", dir.path().join("test.db").display());
-    let pool = services::db::connect(&url).await.expect("db");
+    let pool = services::Store::connect(&url).await.expect("db");
     for role in Role::ALL {
         services::accounts::create(&pool, role.as_str(), PASSWORD, role)
             .await
@@ -87,7 +87,7 @@ pub async fn app_with(scenario_text: &str) -> TestApp {
         .await
         .expect("runtime");
     let services = Services {
-        pool,
+        store: pool,
         runtime,
         sign_in_limiter: services::throttle::SignInLimiter::new(),
         scenario: std::sync::Arc::new(scenario),

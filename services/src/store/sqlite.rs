@@ -1,15 +1,17 @@
-//! The SQLite pool: created on demand (with its folder), WAL mode, migrations applied.
+//! The SQLite store: the file created on demand (with its folder), WAL mode, the migrations of
+//! `migrations/sqlite/` applied.
 
 use std::str::FromStr;
 use std::time::Duration;
 
+use engine::Event;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
 
 use crate::error::{Result, ServiceError};
 
-/// The migrations of `migrations/` at the top of the workspace, embedded at build time.
-pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+/// The migrations of `migrations/sqlite/` at the top of the workspace, embedded at build time.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 
 /// Opens (creating if needed) the database at `url` (`sqlite://path` or `sqlite::memory:`),
 /// switches it to WAL and applies the migrations.
@@ -40,7 +42,10 @@ pub async fn connect(url: &str) -> Result<SqlitePool> {
         .max_connections(if in_memory { 1 } else { 8 })
         .connect_with(options)
         .await?;
-    MIGRATOR.run(&pool).await?;
+    MIGRATOR
+        .run(&pool)
+        .await
+        .map_err(super::explain_migration)?;
     Ok(pool)
 }
 
@@ -77,7 +82,37 @@ async fn own_connection(
     Ok(options.connect().await?)
 }
 
-/// The current wall-clock time as stored in text columns (RFC 3339, UTC, milliseconds).
-pub fn now_text() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+/// Inserts `events` (numbered from `first_seq`) in one multi-row statement; an event stored
+/// already (same run and number: produced again by a resumed run) is skipped. At most
+/// [`MAX_ROWS_PER_STATEMENT`] events.
+pub async fn insert_event_rows(
+    conn: &mut SqliteConnection,
+    run_id: i64,
+    first_seq: u64,
+    events: &[Event],
+) -> Result<()> {
+    let mut seq = super::to_i64(first_seq);
+    for rows in events.chunks(MAX_ROWS_PER_STATEMENT) {
+        let mut insert: QueryBuilder<Sqlite> = QueryBuilder::new(
+            "INSERT INTO events (run_id, seq, t_ms, engine, subject, kind, details, actor) ",
+        );
+        insert.push_values(rows, |mut row, e| {
+            row.push_bind(run_id)
+                .push_bind(seq)
+                .push_bind(super::to_i64(e.t_ms))
+                .push_bind(e.engine.as_str())
+                .push_bind(e.subject.as_str())
+                .push_bind(e.kind.as_str())
+                .push_bind(e.details.to_string())
+                .push_bind(e.actor.as_deref());
+            seq = seq.saturating_add(1);
+        });
+        insert.push(" ON CONFLICT (run_id, seq) DO NOTHING");
+        insert.build().execute(&mut *conn).await?;
+    }
+    Ok(())
 }
+
+/// Rows per multi-row INSERT statement: 8 bound values each, 32,000 in all, under SQLite's
+/// limit of 32,766 variables.
+pub const MAX_ROWS_PER_STATEMENT: usize = 4_000;

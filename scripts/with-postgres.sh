@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs a command beside a throwaway PostgreSQL cluster, then removes the cluster:
+#   scripts/with-postgres.sh cargo test ...
+# initdb into a temporary folder, pg_ctl start on a free loopback port, the command run with
+# SWITCHYARD_TEST_POSTGRES_URL set (a superuser URL: tests create a database each), the
+# cluster stopped and its folder deleted however the command ends. Needs Debian's
+# `postgresql` package (scripts/ensure-tools.sh --postgres installs it). As root, the server
+# runs as the package's `postgres` user (initdb refuses root).
+# The cluster runs with fsync=off: it is thrown away, and nothing measured on it claims
+# durability against a power cut (bench/ scripts start their own, with fsync on).
+set -euo pipefail
+
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
+  echo "with-postgres: PostgreSQL's server tools are missing (scripts/ensure-tools.sh --postgres installs them)" >&2
+  exit 2
+fi
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/switchyard-pg.XXXXXX")
+as_owner=()
+if [ "$(id -u)" -eq 0 ]; then
+  chown postgres "$dir"
+  as_owner=(runuser -u postgres --)
+fi
+
+free_port() {
+  local port
+  for _ in $(seq 1 50); do
+    port=$(( 20000 + RANDOM % 40000 ))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  return 1
+}
+port=$(free_port)
+
+stop() {
+  "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap stop EXIT
+
+"${as_owner[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 \
+  || { cat "$dir/initdb.log" >&2; exit 1; }
+"${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+  start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+
+export SWITCHYARD_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres"
+echo "==> throwaway PostgreSQL cluster on 127.0.0.1:$port" >&2
+status=0
+"$@" || status=$?
+exit "$status"

@@ -1,0 +1,190 @@
+//! The real binary on PostgreSQL (the throwaway cluster of `make test`,
+//! `SWITCHYARD_TEST_POSTGRES_URL`), and the start-up refusals of a database that cannot be
+//! used, on either store.
+
+use std::process::{Command, Stdio};
+
+use crate::common::process::{add_operator, post_form, serve, sign_in, switchyard};
+
+/// A fresh database on the test cluster, or `None` (said on stderr) outside `make test`.
+fn scratch(prefix: &str) -> Option<String> {
+    let Ok(admin) = std::env::var("SWITCHYARD_TEST_POSTGRES_URL") else {
+        eprintln!("skipped: SWITCHYARD_TEST_POSTGRES_URL is not set (make test sets it)");
+        return None;
+    };
+    let rt = tokio::runtime::Runtime::new().expect("tokio");
+    Some(
+        rt.block_on(services::store::postgres::scratch_database(&admin, prefix))
+            .expect("scratch database"),
+    )
+}
+
+fn on_store<T>(url: &str, look: impl AsyncFnOnce(&services::Store) -> T) -> T {
+    let rt = tokio::runtime::Runtime::new().expect("tokio");
+    rt.block_on(async {
+        let store = services::Store::connect(url).await.expect("store");
+        look(&store).await
+    })
+}
+
+/// `serve` with `url`: its exit status and what it printed on stderr.
+fn refused(url: &str) -> (Option<i32>, String) {
+    let out = switchyard()
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--no-dns",
+            "--database-url",
+            url,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run serve");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Marks the database at `url` as migrated by a later version of the console.
+fn migrate_by_a_newer_version(url: &str) {
+    on_store(url, async |store| {
+        let sql = "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+                   VALUES (99991231000001, 'from the future', TRUE, $1, 0)";
+        match store.dialect() {
+            services::store::Dialect::Sqlite => sqlx::query(sql)
+                .bind(vec![0_u8; 48])
+                .execute(store.sqlite_pool().expect("pool"))
+                .await
+                .map(|_| ()),
+            services::store::Dialect::Postgres => sqlx::query(sql)
+                .bind(vec![0_u8; 48])
+                .execute(store.postgres_pool().expect("pool"))
+                .await
+                .map(|_| ()),
+        }
+        .expect("a migration from the future");
+    });
+}
+
+#[test]
+fn a_database_that_cannot_be_used_stops_the_start_with_one_line_and_status_2() {
+    let dir = tempfile::tempdir().expect("dir");
+    let newer_sqlite = format!("sqlite://{}", dir.path().join("newer.db").display());
+    on_store(&newer_sqlite, async |_| ());
+    migrate_by_a_newer_version(&newer_sqlite);
+    let mut cases = vec![
+        (
+            format!("mysql://{}/x", dir.path().display()),
+            "unsupported scheme \"mysql\"",
+        ),
+        (
+            dir.path().join("plain.db").display().to_string(),
+            "has no scheme",
+        ),
+        (
+            "postgres://postgres@127.0.0.1:1/switchyard".to_owned(),
+            "cannot open PostgreSQL at 127.0.0.1:1",
+        ),
+        (newer_sqlite, "migrated by a newer version of Switchyard"),
+    ];
+    if let Some(newer_pg) = scratch("newer") {
+        on_store(&newer_pg, async |_| ());
+        migrate_by_a_newer_version(&newer_pg);
+        cases.push((
+            newer_pg.clone(),
+            "migrated by a newer version of Switchyard",
+        ));
+        let (base, _) = newer_pg.rsplit_once('/').expect("url");
+        cases.push((format!("{base}/no_such_database"), "does not exist"));
+    }
+    for (url, want) in cases {
+        let (status, stderr) = refused(&url);
+        assert_eq!(status, Some(2), "{url}: {stderr}");
+        assert_eq!(
+            stderr.trim_end().lines().count(),
+            1,
+            "{url}: one line: {stderr}"
+        );
+        assert!(
+            stderr.starts_with("switchyard: database-url: "),
+            "{url}: {stderr}"
+        );
+        assert!(stderr.contains(want), "{url}: {stderr}");
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .filter_map(|e| e.ok().map(|e| e.file_name()))
+        .filter(|name| !name.to_string_lossy().starts_with("newer.db"))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "nothing created for a refused URL: {left:?}"
+    );
+}
+
+#[test]
+fn on_postgres_acknowledged_notes_survive_kill_9_and_the_run_resumes() {
+    let Some(url) = scratch("durable") else {
+        return;
+    };
+    add_operator(&url);
+    let (mut child, addr) = serve(&url, &["--speed", "max"]);
+    let cookie = sign_in(addr);
+    for i in 0..10 {
+        let (status, body) =
+            post_form(addr, &cookie, "/api/add_note", &format!("text=pg-note-{i}"));
+        assert_eq!(status, 200, "note {i}: {body}");
+    }
+    child.kill().expect("kill -9");
+    child.wait().expect("reaped");
+
+    let (mut again, addr) = serve(&url, &["--resume", "paused"]);
+    // One console leads a PostgreSQL database: a second one is refused, nothing written.
+    let (status, stderr) = refused(&url);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("another Switchyard console leads this database"),
+        "{stderr}"
+    );
+    let cookie = sign_in(addr);
+    let (status, _) = post_form(addr, &cookie, "/api/add_note", "text=pg-note-after");
+    assert_eq!(status, 200);
+    let term = Command::new("kill")
+        .args(["-TERM", &again.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(term.success());
+    assert!(again.wait().expect("wait").success());
+
+    let (runs, notes, numbered) = on_store(&url, async |store| {
+        let pool = store.postgres_pool().expect("a PostgreSQL store");
+        let runs: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs")
+            .fetch_one(pool)
+            .await
+            .expect("runs");
+        let notes: Vec<String> = sqlx::query_scalar(
+            "SELECT details::json->>'text' FROM events WHERE kind = 'operator.note' AND actor = 'olga' ORDER BY seq",
+        )
+        .fetch_all(pool)
+        .await
+        .expect("notes");
+        let numbered: (i64, Option<i64>) = sqlx::query_as("SELECT COUNT(*), MAX(seq) FROM events")
+            .fetch_one(pool)
+            .await
+            .expect("seqs");
+        (runs, notes, numbered)
+    });
+    assert_eq!(runs, 1, "the second start resumed the run");
+    let mut want: Vec<String> = (0..10).map(|i| format!("pg-note-{i}")).collect();
+    want.push("pg-note-after".into());
+    assert_eq!(notes, want, "every acknowledged note, once, in order");
+    assert_eq!(
+        Some(numbered.0 - 1),
+        numbered.1,
+        "events numbered without a gap or a duplicate"
+    );
+}

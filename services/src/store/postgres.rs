@@ -1,0 +1,331 @@
+//! The PostgreSQL store: a pool on a PostgreSQL ≥ 15 database, the migrations of
+//! `migrations/postgres/` applied, and what only PostgreSQL has — the events table
+//! partitioned by run and by spans of simulated time, bulk inserts of whole arrays.
+//!
+//! Partitions: `events` is partitioned by list of `run_id` (`events_r<run>`), and each run's
+//! table by range of `t_ms` in spans of [`PARTITION_SPAN_MS`] (`events_r<run>_<k>` holds
+//! `[k × span, (k + 1) × span)`). A page's query names its run, so PostgreSQL reads one run's
+//! tables only; time filters and retention touch whole spans. The writer creates a span's
+//! table the first time an event falls in it ([`ensure_partitions`]).
+
+use std::collections::HashSet;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use engine::Event;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{ConnectOptions, PgConnection, PgPool};
+
+use crate::error::{Result, ServiceError};
+
+/// The migrations of `migrations/postgres/` at the top of the workspace, embedded at build
+/// time.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+/// The oldest PostgreSQL the store runs on (`server_version_num`).
+pub const MIN_SERVER_VERSION: i64 = 150_000;
+
+/// Connections of the pool (pages, server functions, sessions); the persistence task, the
+/// journal and the replicas' coordination have connections of their own.
+pub const POOL_CONNECTIONS: u32 = 16;
+
+/// How long opening the database (and taking a pooled connection) may take before it is an
+/// error: an unreachable server fails start-up in seconds, not minutes.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The span of simulated time of one partition of a run's events: 30 simulated days.
+pub const PARTITION_SPAN_MS: u64 = 30 * 86_400_000;
+
+/// Opens a pool on the database at `url`, checks the server's version and applies the
+/// migrations. Errors name the host and the cause, never the password.
+pub async fn connect(url: &str) -> Result<PgPool> {
+    let options = PgConnectOptions::from_str(url)
+        .map_err(|e| ServiceError::invalid("database-url", format!("not a PostgreSQL URL: {e}")))?;
+    let place = format!(
+        "PostgreSQL at {}:{} (database {:?}, user {:?})",
+        options.get_host(),
+        options.get_port(),
+        options.get_database().unwrap_or(options.get_username()),
+        options.get_username(),
+    );
+    let pool = PgPoolOptions::new()
+        .max_connections(POOL_CONNECTIONS)
+        .acquire_timeout(CONNECT_TIMEOUT)
+        .connect_with(options)
+        .await
+        .map_err(|e| {
+            ServiceError::invalid(
+                "database-url",
+                format!("cannot open {place}: {}", cause(&e)),
+            )
+        })?;
+    let version: String = sqlx::query_scalar("SHOW server_version_num")
+        .fetch_one(&pool)
+        .await?;
+    if version.trim().parse::<i64>().unwrap_or(0) < MIN_SERVER_VERSION {
+        return Err(ServiceError::invalid(
+            "database-url",
+            format!("{place} runs version {version}: PostgreSQL 15 or later is needed"),
+        ));
+    }
+    MIGRATOR
+        .run(&pool)
+        .await
+        .map_err(super::explain_migration)?;
+    Ok(pool)
+}
+
+/// Creates an empty database named `<prefix>_<n>` (a number unused so far in this process)
+/// on the server of `admin_url` (a role allowed to create databases) and returns its URL:
+/// each test or benchmark run gets a database of its own on a shared throwaway cluster.
+pub async fn scratch_database(admin_url: &str, prefix: &str) -> Result<String> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let valid = !prefix.is_empty()
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !valid {
+        return Err(ServiceError::invalid(
+            "prefix",
+            "lower-case letters, digits and '_' only",
+        ));
+    }
+    let options = PgConnectOptions::from_str(admin_url)
+        .map_err(|e| ServiceError::invalid("database-url", format!("not a PostgreSQL URL: {e}")))?;
+    let mut admin = options.connect().await?;
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!("{prefix}_{}_{n}", std::process::id());
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await?;
+    let (base, _) = admin_url.rsplit_once('/').ok_or_else(|| {
+        ServiceError::invalid("database-url", "no /<database> at the end of the URL")
+    })?;
+    Ok(format!("{base}/{name}"))
+}
+
+/// The key of the session-level advisory lock held by the console that leads the database's
+/// run (the bytes of "SWYCHARD").
+pub const LEADER_LOCK_KEY: i64 = 0x5357_5943_4841_5244;
+
+/// Leading the run of a PostgreSQL database: the advisory lock [`LEADER_LOCK_KEY`], held by a
+/// connection of its own for as long as this value lives. PostgreSQL releases it when that
+/// connection ends — when the console exits or dies (its socket closes) or, after a network
+/// cut, when the server's TCP keepalive gives up on it.
+#[derive(Debug)]
+pub struct Leadership {
+    _conn: PgConnection,
+}
+
+/// How long [`lead`] tries before it says another console leads.
+pub const LEAD_WAIT: Duration = Duration::from_secs(5);
+
+/// Takes the lead of the database at `pool`, or says who holds it.
+pub async fn lead(pool: &PgPool) -> Result<Leadership> {
+    let mut conn = (*pool.connect_options())
+        .clone()
+        .application_name("switchyard leader")
+        .connect()
+        .await?;
+    // A console restarted right after its predecessor died may arrive before the server has
+    // seen that predecessor's connection close: try for a few seconds.
+    let give_up = tokio::time::Instant::now() + LEAD_WAIT;
+    loop {
+        let won: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
+            .bind(LEADER_LOCK_KEY)
+            .fetch_one(&mut conn)
+            .await?;
+        if won {
+            return Ok(Leadership { _conn: conn });
+        }
+        if tokio::time::Instant::now() >= give_up {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let holder: Option<(i32, Option<String>)> = sqlx::query_as(
+        "SELECT a.pid, host(a.client_addr) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid \
+         WHERE l.locktype = 'advisory' AND l.granted \
+         AND ((l.classid::bigint << 32) | l.objid::bigint) = $1 LIMIT 1",
+    )
+    .bind(LEADER_LOCK_KEY)
+    .fetch_optional(&mut conn)
+    .await?;
+    let who = match holder {
+        Some((pid, addr)) => format!(
+            " (server process {pid}, client {})",
+            addr.unwrap_or_else(|| "local".into())
+        ),
+        None => String::new(),
+    };
+    Err(ServiceError::invalid(
+        "database-url",
+        format!("another Switchyard console leads this database{who}: one console per PostgreSQL database for now"),
+    ))
+}
+
+/// The part of a connection error worth showing (the server's own message when it gave one).
+fn cause(e: &sqlx::Error) -> String {
+    match e {
+        sqlx::Error::Database(db) => db.message().to_owned(),
+        sqlx::Error::PoolTimedOut => format!("no answer within {} s", CONNECT_TIMEOUT.as_secs()),
+        other => other.to_string(),
+    }
+}
+
+/// A connection outside the pool on its database, with `synchronous_commit` as given.
+async fn own_connection(pool: &PgPool, synchronous_commit: &str) -> Result<PgConnection> {
+    let options = (*pool.connect_options())
+        .clone()
+        .options([("synchronous_commit", synchronous_commit)]);
+    Ok(options.connect().await?)
+}
+
+/// The journal's connection: a commit returns once it is flushed to disk (and to the
+/// synchronous standbys the server is configured with).
+pub async fn journal_connection(pool: &PgPool) -> Result<PgConnection> {
+    own_connection(pool, "on").await
+}
+
+/// The persistence task's connection. `synchronous_commit = off`: a commit returns before
+/// its WAL is flushed, so a crash of the database server may lose the last events written
+/// (never a journal entry); a resume writes them again from the journal, as after a crash of
+/// the console on SQLite.
+pub async fn events_connection(pool: &PgPool) -> Result<PgConnection> {
+    own_connection(pool, "off").await
+}
+
+/// The spans of events tables known to exist, per run (`(run, span)`; span −1 is the run's
+/// own table). Shared by the clones of a store.
+#[derive(Debug, Default)]
+pub struct Partitions {
+    made: Mutex<HashSet<(i64, i64)>>,
+}
+
+impl Partitions {
+    fn known(&self, key: (i64, i64)) -> bool {
+        self.made.lock().map(|m| m.contains(&key)).unwrap_or(false)
+    }
+
+    fn remember(&self, key: (i64, i64)) {
+        if let Ok(mut made) = self.made.lock() {
+            made.insert(key);
+        }
+    }
+}
+
+/// The span index of an instant.
+fn span_of(t_ms: u64) -> i64 {
+    i64::try_from(t_ms / PARTITION_SPAN_MS).unwrap_or(i64::MAX - 1)
+}
+
+/// Makes sure the tables that hold `run_id`'s events from `from_ms` to `to_ms` exist.
+/// Outside any transaction: each `CREATE` commits on its own.
+pub async fn ensure_partitions(
+    conn: &mut PgConnection,
+    partitions: &Partitions,
+    run_id: i64,
+    from_ms: u64,
+    to_ms: u64,
+) -> Result<()> {
+    if !partitions.known((run_id, -1)) {
+        sqlx::query(&format!(
+            "CREATE TABLE IF NOT EXISTS events_r{run_id} PARTITION OF events \
+             FOR VALUES IN ({run_id}) PARTITION BY RANGE (t_ms)"
+        ))
+        .execute(&mut *conn)
+        .await?;
+        partitions.remember((run_id, -1));
+    }
+    for span in span_of(from_ms)..=span_of(to_ms) {
+        if partitions.known((run_id, span)) {
+            continue;
+        }
+        let low = i128::from(span) * i128::from(PARTITION_SPAN_MS);
+        let high = low + i128::from(PARTITION_SPAN_MS);
+        let high = if high > i128::from(i64::MAX) {
+            "MAXVALUE".to_owned()
+        } else {
+            high.to_string()
+        };
+        sqlx::query(&format!(
+            "CREATE TABLE IF NOT EXISTS events_r{run_id}_{span} PARTITION OF events_r{run_id} \
+             FOR VALUES FROM ({low}) TO ({high})"
+        ))
+        .execute(&mut *conn)
+        .await?;
+        partitions.remember((run_id, span));
+    }
+    Ok(())
+}
+
+/// Inserts `events` (numbered from `first_seq`) in one statement of arrays; an event stored
+/// already (same run, instant and number: produced again by a resumed run) is skipped. The
+/// partitions must exist ([`ensure_partitions`]).
+pub async fn insert_event_rows(
+    conn: &mut PgConnection,
+    run_id: i64,
+    first_seq: u64,
+    events: &[Event],
+) -> Result<()> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let first = super::to_i64(first_seq);
+    let seqs: Vec<i64> = (0..events.len() as i64)
+        .map(|i| first.saturating_add(i))
+        .collect();
+    let times: Vec<i64> = events.iter().map(|e| super::to_i64(e.t_ms)).collect();
+    let engines: Vec<&str> = events.iter().map(|e| e.engine.as_str()).collect();
+    let subjects: Vec<&str> = events.iter().map(|e| e.subject.as_str()).collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    let details: Vec<String> = events.iter().map(|e| e.details.to_string()).collect();
+    let actors: Vec<Option<&str>> = events.iter().map(|e| e.actor.as_deref()).collect();
+    sqlx::query(
+        "INSERT INTO events (run_id, seq, t_ms, engine, subject, kind, details, actor) \
+         SELECT $1, * FROM UNNEST($2::bigint[], $3::bigint[], $4::text[], $5::text[], \
+         $6::text[], $7::text[], $8::text[]) ON CONFLICT DO NOTHING",
+    )
+    .bind(run_id)
+    .bind(seqs)
+    .bind(times)
+    .bind(engines)
+    .bind(subjects)
+    .bind(kinds)
+    .bind(details)
+    .bind(actors)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The (first, last) instants of a batch of events, in the order they were produced.
+pub(crate) fn time_span(events: &[Event]) -> Option<(u64, u64)> {
+    let first = events.iter().map(|e| e.t_ms).min()?;
+    let last = events.iter().map(|e| e.t_ms).max()?;
+    Some((first, last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instants_fall_in_thirty_day_spans() {
+        let day = 86_400_000;
+        let cases = [
+            (0, 0),
+            (30 * day - 1, 0),
+            (30 * day, 1),
+            (95 * day, 3),
+            (
+                u64::MAX,
+                i64::try_from(u64::MAX / PARTITION_SPAN_MS).unwrap_or(0),
+            ),
+        ];
+        for (t, want) in cases {
+            assert_eq!(span_of(t), want, "{t}");
+        }
+    }
+}

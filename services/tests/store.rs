@@ -1,0 +1,515 @@
+//! One suite for both stores: every test runs on a fresh SQLite file and on a fresh
+//! PostgreSQL database of the throwaway cluster that `make test` starts
+//! (scripts/with-postgres.sh sets `SWITCHYARD_TEST_POSTGRES_URL`). Run without that variable
+//! (a bare `cargo test`), the PostgreSQL half says so and is skipped; `make test` always has it.
+
+use std::collections::BTreeMap;
+
+use engine::{CoreAction, EngineId, Event, Role, SimTime, Speed};
+use services::history::{self, Cursor, EventFilter, PageAt};
+use services::journal::{self, AuditRow, Entry, Journaled};
+use services::snapshots::{self, SnapshotRow};
+use services::store::Dialect;
+use services::{accounts, audit, ServiceError, Store};
+
+/// The stores a test runs on, each with what keeps it alive.
+async fn stores() -> Vec<(Store, tempfile::TempDir)> {
+    let dir = tempfile::tempdir().expect("dir");
+    let url = format!("sqlite://{}", dir.path().join("store.db").display());
+    let mut out = vec![(Store::connect(&url).await.expect("sqlite store"), dir)];
+    match std::env::var("SWITCHYARD_TEST_POSTGRES_URL") {
+        Ok(admin) => {
+            let url = services::store::postgres::scratch_database(&admin, "store")
+                .await
+                .expect("scratch database");
+            let store = Store::connect(&url).await.expect("postgres store");
+            out.push((store, tempfile::tempdir().expect("dir")));
+        }
+        Err(_) => eprintln!(
+            "PostgreSQL half skipped: SWITCHYARD_TEST_POSTGRES_URL is not set (make test sets it)"
+        ),
+    }
+    out
+}
+
+fn demo() -> engine::Scenario {
+    engine::Scenario::from_toml_str(include_str!("../../scenarios/demo.toml"), "demo.toml")
+        .expect("demo scenario")
+}
+
+fn ev(t: u64, subject: &str, kind: &str) -> Event {
+    Event::new(
+        SimTime(t),
+        EngineId::Core,
+        subject,
+        kind,
+        serde_json::json!({ "t": t, "host": format!("XA-{}", t % 7) }),
+    )
+}
+
+fn times(rows: &[history::StoredEvent]) -> Vec<i64> {
+    rows.iter().map(|r| r.t_ms).collect()
+}
+
+#[tokio::test]
+async fn accounts_are_unique_by_name_whatever_the_case_and_keep_one_admin() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let admin = accounts::create(&store, "Alice", "correct horse", Role::Admin)
+            .await
+            .expect("create");
+        let again = accounts::create(&store, "alice", "another secret", Role::Viewer).await;
+        assert!(
+            matches!(again, Err(ServiceError::Conflict(_))),
+            "{d:?}: {again:?}"
+        );
+        accounts::create(&store, "bob", "bob's secret", Role::Viewer)
+            .await
+            .expect("create");
+        let found = accounts::find_by_name(&store, "ALICE").await.expect("find");
+        assert_eq!(found.map(|u| u.id), Some(admin.id), "{d:?}");
+        let names: Vec<String> = accounts::list(&store)
+            .await
+            .expect("list")
+            .into_iter()
+            .map(|u| u.username)
+            .collect();
+        assert_eq!(names, ["Alice", "bob"], "{d:?}");
+        let ok = accounts::authenticate(&store, "alice", "correct horse").await;
+        assert_eq!(ok.expect("auth").map(|u| u.id), Some(admin.id), "{d:?}");
+        let wrong = accounts::authenticate(&store, "alice", "wrong").await;
+        assert_eq!(wrong.expect("auth"), None, "{d:?}");
+        let demoted = accounts::set_role(&store, admin.id, Role::Viewer).await;
+        assert!(
+            matches!(demoted, Err(ServiceError::Invalid { .. })),
+            "{d:?}: the last admin stays"
+        );
+        assert_eq!(accounts::count(&store).await.expect("count"), 2, "{d:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_audit_log_lists_newest_first() {
+    for (store, _dir) in stores().await {
+        audit::record(&store, "alice", "clock.pause", &serde_json::json!({}), "ok")
+            .await
+            .expect("record");
+        audit::record(
+            &store,
+            "bob",
+            "clock.step",
+            &serde_json::json!({ "n": 1 }),
+            "refused",
+        )
+        .await
+        .expect("record");
+        let (rows, total) = audit::list(&store, 0, 10).await.expect("list");
+        assert_eq!(total, 2);
+        assert_eq!(
+            (
+                rows[0].actor.as_str(),
+                rows[0].arguments.as_str(),
+                rows[0].outcome.as_str()
+            ),
+            ("bob", r#"{"n":1}"#, "refused"),
+            "{:?}",
+            store.dialect()
+        );
+        assert_eq!(rows[1].action, "clock.pause");
+    }
+}
+
+#[tokio::test]
+async fn runs_are_created_found_and_closed() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let first = history::create_run(&store, "demo", u64::MAX, Some("[scenario]"))
+            .await
+            .expect("run");
+        history::set_start_speed(&store, first.id, Speed::X60)
+            .await
+            .expect("speed");
+        let (open, speed) = history::unfinished_run(&store)
+            .await
+            .expect("unfinished")
+            .expect("one");
+        assert_eq!(
+            (open.id, speed.as_deref()),
+            (first.id, Some("60x")),
+            "{d:?}"
+        );
+        assert_eq!(open.seed as u64, u64::MAX, "{d:?}: the seed keeps its bits");
+        let (_, text) = history::find_run(&store, first.id)
+            .await
+            .expect("find")
+            .expect("found");
+        assert_eq!(text.as_deref(), Some("[scenario]"), "{d:?}");
+        history::end_unfinished_runs(&store).await.expect("end");
+        assert!(history::unfinished_run(&store)
+            .await
+            .expect("none")
+            .is_none());
+        let second = history::create_run(&store, "demo", 1, None)
+            .await
+            .expect("run");
+        let ids: Vec<i64> = history::list_runs(&store)
+            .await
+            .expect("list")
+            .iter()
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(ids, [second.id, first.id], "{d:?}: newest first");
+        assert!(history::find_run(&store, 999)
+            .await
+            .expect("find")
+            .is_none());
+    }
+}
+
+/// 1,200 events of run A at 10 ms apart, subjects `a` and `b` in turn, 5 of run B.
+async fn stored_history(store: &Store) -> (i64, i64, Vec<Event>) {
+    let run = history::create_run(store, "demo", 7, None)
+        .await
+        .expect("run");
+    let other = history::create_run(store, "demo", 8, None)
+        .await
+        .expect("run");
+    let events: Vec<Event> = (0..1200)
+        .map(|i| ev(i * 10, if i % 2 == 0 { "a" } else { "b" }, "heartbeat"))
+        .collect();
+    history::insert_events(store, run.id, 0, &events)
+        .await
+        .expect("insert");
+    // Produced again by a resumed run: stored once.
+    history::insert_events(store, run.id, 1000, &events[1000..])
+        .await
+        .expect("insert again");
+    history::insert_events(store, other.id, 0, &events[..5])
+        .await
+        .expect("insert");
+    (run.id, other.id, events)
+}
+
+#[tokio::test]
+async fn events_are_stored_once_and_read_back_by_filter() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let (run, other, _) = stored_history(&store).await;
+        let (seq, t) = history::stored_extent(&store, run).await.expect("extent");
+        assert_eq!((seq, t), (Some(1199), Some(11_990)), "{d:?}");
+        assert_eq!(
+            history::recorded_until(&store, run).await.expect("until"),
+            11_990
+        );
+        assert_eq!(
+            history::stored_extent(&store, 999).await.expect("none"),
+            (None, None)
+        );
+
+        let all = EventFilter {
+            run_id: run,
+            ..Default::default()
+        };
+        let newest = history::recent_events(&store, &all, 3)
+            .await
+            .expect("recent");
+        assert_eq!(times(&newest), [11_990, 11_980, 11_970], "{d:?}");
+
+        let cases: Vec<(EventFilter, Vec<i64>)> = vec![
+            (
+                EventFilter {
+                    run_id: run,
+                    subject: Some("a".into()),
+                    from_ms: Some(100),
+                    to_ms: Some(200),
+                    ..Default::default()
+                },
+                vec![100, 120, 140, 160, 180, 200],
+            ),
+            (
+                EventFilter {
+                    run_id: run,
+                    subjects: vec!["a".into(), "b".into()],
+                    kinds: vec!["heartbeat".into(), "other".into()],
+                    to_ms: Some(30),
+                    ..Default::default()
+                },
+                vec![0, 10, 20, 30],
+            ),
+            (
+                EventFilter {
+                    run_id: run,
+                    engine: Some("core".into()),
+                    kind: Some("heartbeat".into()),
+                    details_contains: Some(r#""host":"XA-3""#.into()),
+                    to_ms: Some(300),
+                    ..Default::default()
+                },
+                vec![10, 80, 150, 220, 290],
+            ),
+            (
+                EventFilter {
+                    run_id: run,
+                    engine: Some("lhc".into()),
+                    ..Default::default()
+                },
+                vec![],
+            ),
+            (
+                EventFilter {
+                    run_id: other,
+                    ..Default::default()
+                },
+                vec![0, 10, 20, 30, 40],
+            ),
+        ];
+        for (filter, want) in cases {
+            let rows = history::events_after(&store, &filter, None, 1000)
+                .await
+                .expect("read");
+            assert_eq!(times(&rows), want, "{d:?}: {filter:?}");
+        }
+        let series = history::latest_in_time_order(&store, &all, 2)
+            .await
+            .expect("series");
+        assert_eq!(times(&series), [11_980, 11_990], "{d:?}");
+        assert_eq!(series[0].details, r#"{"host":"XA-3","t":11980}"#, "{d:?}");
+    }
+}
+
+#[tokio::test]
+async fn pages_walk_the_whole_history_both_ways_by_keyset() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let (run, _, _) = stored_history(&store).await;
+        let filter = EventFilter {
+            run_id: run,
+            subject: Some("b".into()),
+            ..Default::default()
+        };
+        // Down from the newest, 7 at a time: every event of `b` once, newest first.
+        let mut seen = Vec::new();
+        let mut at = PageAt::Newest;
+        let mut pages = Vec::new();
+        loop {
+            let page = history::page(&store, &filter, at, 7).await.expect("page");
+            assert!(page.rows.len() <= 7);
+            seen.extend(times(&page.rows));
+            pages.push(page.clone());
+            match page.older {
+                Some(c) => at = PageAt::Older(c),
+                None => break,
+            }
+        }
+        let want: Vec<i64> = (0..600).rev().map(|i| i * 20 + 10).collect();
+        assert_eq!(seen, want, "{d:?}");
+        assert_eq!(pages.len(), 600_usize.div_ceil(7), "{d:?}");
+        assert_eq!(pages[0].newer, None, "{d:?}: the first page is the newest");
+        // Back up from the oldest page: the same pages, in reverse.
+        let mut at = PageAt::Newer(Cursor::of(&pages[pages.len() - 1].rows[0]));
+        let mut back = pages.len() - 1;
+        while back > 0 {
+            back -= 1;
+            let page = history::page(&store, &filter, at, 7).await.expect("page");
+            assert_eq!(
+                times(&page.rows),
+                times(&pages[back].rows),
+                "{d:?}: page {back}"
+            );
+            match page.newer {
+                Some(c) => at = PageAt::Newer(c),
+                None => break,
+            }
+        }
+        assert_eq!(back, 0, "{d:?}: walked back to the newest page");
+    }
+}
+
+#[tokio::test]
+async fn the_journal_is_appended_with_its_audit_row_and_read_in_order() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let run = history::create_run(&store, "demo", 7, None)
+            .await
+            .expect("run");
+        let mut conn = store
+            .journal_connection()
+            .await
+            .expect("journal connection");
+        let note = |seq: u64, t: u64| Journaled {
+            seq,
+            t_ms: t,
+            entry: Entry::Action(
+                CoreAction::Note {
+                    text: format!("n{seq}"),
+                }
+                .into(),
+            ),
+            actor: Some("alice".into()),
+        };
+        let audit_row = AuditRow {
+            actor: "alice".into(),
+            action: "note".into(),
+            arguments: serde_json::json!({ "text": "n0" }),
+        };
+        journal::append(&mut conn, run.id, &[note(0, 5)], Some(&audit_row))
+            .await
+            .expect("append");
+        journal::append(&mut conn, run.id, &[note(1, 9), note(2, 12)], None)
+            .await
+            .expect("append");
+        let twice = journal::append(&mut conn, run.id, &[note(2, 12)], None).await;
+        assert!(twice.is_err(), "{d:?}: an entry's place is taken once");
+        let all = journal::read(&store, run.id, 0).await.expect("read");
+        assert_eq!(all.iter().map(|j| j.seq).collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(all[2], note(2, 12), "{d:?}");
+        let until = journal::read_until(&store, run.id, 1, Some(SimTime(10)))
+            .await
+            .expect("read");
+        assert_eq!(until, [note(1, 9)], "{d:?}");
+        let (rows, _) = audit::list(&store, 0, 10).await.expect("audit");
+        assert_eq!(rows.len(), 1, "{d:?}: the audit row of the first append");
+    }
+}
+
+#[tokio::test]
+async fn snapshots_are_stored_and_the_latest_before_an_instant_restored() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let scenario = demo();
+        let run = history::create_run(&store, "demo", 3, None)
+            .await
+            .expect("run");
+        let mut sim = engine::Simulation::new(&scenario, 3);
+        let mut conn = store.events_connection().await.expect("events connection");
+        let counts = BTreeMap::from([("core".to_owned(), 4_u64)]);
+        for t in [60_000, 120_000] {
+            sim.advance_to(SimTime(t));
+            let row = SnapshotRow::take(&sim, t / 60_000, t / 1_000, &counts, Speed::X60);
+            snapshots::insert(&mut conn, run.id, &row)
+                .await
+                .expect("insert");
+        }
+        let at_90s = snapshots::latest(&store, run.id, Some(SimTime(90_000)))
+            .await
+            .expect("latest")
+            .expect("one");
+        assert_eq!(
+            (at_90s.sim.now(), at_90s.journal_seq, at_90s.event_seq),
+            (SimTime(60_000), 1, 60),
+            "{d:?}"
+        );
+        assert_eq!(at_90s.per_engine, counts);
+        assert_eq!(at_90s.speed, Some(Speed::X60));
+        let newest = snapshots::latest(&store, run.id, None)
+            .await
+            .expect("latest");
+        assert_eq!(newest.map(|s| s.sim.now()), Some(SimTime(120_000)), "{d:?}");
+        assert!(snapshots::latest(&store, run.id, Some(SimTime(1)))
+            .await
+            .expect("none")
+            .is_none());
+    }
+}
+
+#[tokio::test]
+async fn the_runtime_runs_journals_and_resumes_on_either_store() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let scenario = demo();
+        let rt = services::runtime::start(store.clone(), &scenario, 42, Vec::new(), Speed::Paused)
+            .await
+            .expect("start");
+        rt.step("alice").await.expect("step");
+        rt.apply(
+            CoreAction::Note {
+                text: "on either store".into(),
+            },
+            "alice",
+        )
+        .await
+        .expect("note");
+        let run = rt.run();
+        let before = rt.status().t_ms;
+        rt.shutdown().await;
+        let (seq, _) = history::stored_extent(&store, run.id)
+            .await
+            .expect("extent");
+        assert!(seq.is_some_and(|s| s > 0), "{d:?}: events stored");
+
+        let (unfinished, start) = history::unfinished_run(&store)
+            .await
+            .expect("unfinished")
+            .expect("the run is unfinished");
+        let start = start.and_then(|s| s.parse().ok()).unwrap_or(Speed::Paused);
+        let resumed = services::runtime::resume(
+            store.clone(),
+            &scenario,
+            unfinished,
+            start,
+            None,
+            Default::default(),
+        )
+        .await
+        .expect("resume");
+        assert_eq!(resumed.run().id, run.id, "{d:?}: the same run goes on");
+        assert_eq!(
+            resumed.status().t_ms,
+            before,
+            "{d:?}: the clock where it was"
+        );
+        let notes = history::events_after(
+            &store,
+            &EventFilter {
+                run_id: run.id,
+                kind: Some("operator.note".into()),
+                details_contains: Some("on either store".into()),
+                ..Default::default()
+            },
+            None,
+            10,
+        )
+        .await
+        .expect("notes");
+        assert_eq!(notes.len(), 1, "{d:?}: the note stored once: {notes:?}");
+        assert_eq!(notes[0].actor.as_deref(), Some("alice"));
+        resumed.shutdown().await;
+        if d == Dialect::Postgres {
+            let pool = store.postgres_pool().expect("pool");
+            let tables: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid \
+                 WHERE c.relname LIKE $1",
+            )
+            .bind(format!("events_r{}_%", run.id))
+            .fetch_one(pool)
+            .await
+            .expect("partitions");
+            assert!(tables >= 1, "the run's events sit in its own span tables");
+        }
+    }
+}
+
+#[tokio::test]
+async fn sessions_have_a_table_on_either_store() {
+    use tower_sessions::session::{Id, Record};
+    use tower_sessions::SessionStore;
+    for (store, _dir) in stores().await {
+        let sessions = services::sessions::Sessions::open(&store)
+            .await
+            .expect("open");
+        let mut record = Record {
+            id: Id::default(),
+            data: Default::default(),
+            expiry_date: tower_sessions::cookie::time::OffsetDateTime::now_utc()
+                + tower_sessions::cookie::time::Duration::hours(1),
+        };
+        sessions.create(&mut record).await.expect("create");
+        let loaded = sessions.load(&record.id).await.expect("load");
+        assert_eq!(
+            loaded.map(|r| r.id),
+            Some(record.id),
+            "{:?}",
+            store.dialect()
+        );
+    }
+}
