@@ -6,8 +6,8 @@
 # cluster stopped and its folder deleted however the command ends. Needs Debian's
 # `postgresql` package (scripts/ensure-tools.sh --postgres installs it). As root, the server
 # runs as the package's `postgres` user (initdb refuses root).
-# The cluster runs with fsync=off: it is thrown away, and nothing measured on it claims
-# durability against a power cut (bench/ scripts start their own, with fsync on).
+# The cluster runs with fsync=off (it is thrown away) unless SWITCHYARD_PG_DURABLE=1, which
+# the benchmarks set: their figures are for a server that syncs its commits.
 set -euo pipefail
 
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
@@ -44,8 +44,14 @@ trap stop EXIT
 
 "${as_owner[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 1; }
-"${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+settings="-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300"
+if [ "${SWITCHYARD_PG_DURABLE:-0}" != 1 ]; then
+  settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+else
+  # A server sized for a benchmark rather than PostgreSQL's small defaults.
+  settings="$settings -c shared_buffers=1GB -c max_wal_size=8GB -c checkpoint_timeout=15min"
+fi
+"${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "$settings" \
   start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
 
 export SWITCHYARD_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres"

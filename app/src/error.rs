@@ -52,6 +52,9 @@ pub enum AppError {
     /// Too many attempts.
     #[error("too many attempts; try again in {0} s")]
     Throttled(u64),
+    /// The database does not answer; nothing was changed. Try again in a moment.
+    #[error("the database does not answer; nothing was changed, try again in a moment")]
+    Unavailable,
     /// A server-side failure (logged there).
     #[error("the server failed to do this; the cause is in its log")]
     Internal,
@@ -89,6 +92,7 @@ impl AppError {
             AppError::Conflict(_) => 409,
             AppError::NotFound(_) => 404,
             AppError::Throttled(_) => 429,
+            AppError::Unavailable => 503,
             AppError::Internal => 500,
             AppError::Request(_) => 400,
         }
@@ -105,6 +109,10 @@ impl From<services::ServiceError> for AppError {
             E::Conflict(m) => AppError::Conflict(m),
             E::NotFound(m) => AppError::NotFound(m),
             E::Throttled { retry_after_s } => AppError::Throttled(retry_after_s),
+            E::Unavailable(why) => {
+                tracing::warn!(error = %why, "database unavailable");
+                AppError::Unavailable
+            }
             other => {
                 tracing::error!(error = %other, "service failure");
                 AppError::Internal

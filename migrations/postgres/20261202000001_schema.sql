@@ -27,14 +27,16 @@ CREATE TABLE runs (
 
 -- Engine events, numbered in their run by `seq` (the order the engines produced them). The
 -- key holds both partition keys; an event produced again by a resumed run has the same
--- (run, instant, number) and is skipped. Partitions are created by the writer.
+-- (run, instant, number) and is skipped. Partitions are created by the writer. The indexed
+-- names compare byte by byte (COLLATE "C"), whatever the server's locale: faster index
+-- maintenance, and the same order as SQLite's.
 CREATE TABLE events (
     run_id   BIGINT NOT NULL,
     seq      BIGINT NOT NULL,
     t_ms     BIGINT NOT NULL,
-    engine   TEXT   NOT NULL,
-    subject  TEXT   NOT NULL,
-    kind     TEXT   NOT NULL,
+    engine   TEXT COLLATE "C" NOT NULL,
+    subject  TEXT COLLATE "C" NOT NULL,
+    kind     TEXT COLLATE "C" NOT NULL,
     details  TEXT   NOT NULL,
     actor    TEXT,
     PRIMARY KEY (run_id, t_ms, seq)

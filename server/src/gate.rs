@@ -31,6 +31,20 @@ fn encode_next(path_and_query: &str) -> String {
     out
 }
 
+/// 503 for a request that cannot be served while the database does not answer.
+fn unavailable() -> Response {
+    let body = serde_json::json!({
+        "error": app::error::AppError::Unavailable.to_string(),
+        "status": 503,
+    });
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(axum::http::header::RETRY_AFTER, "5")],
+        Json(body),
+    )
+        .into_response()
+}
+
 /// The middleware.
 pub async fn require_sign_in(
     State(state): State<ServerState>,
@@ -42,18 +56,23 @@ pub async fn require_sign_in(
     if is_public(path) {
         return next.run(request).await;
     }
+    // Sessions live in the database: when it does not answer, nobody can be recognised.
     let user_id: Option<i64> = match session.get(app::auth::USER_ID_KEY).await {
         Ok(id) => id,
         Err(e) => {
-            tracing::error!(error = %e, "session store failure");
-            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+            tracing::warn!(error = %e, "session store failure");
+            return unavailable();
         }
     };
     let signed_in = match user_id {
-        Some(id) => matches!(
-            services::accounts::find_by_id(&state.services.store, id).await,
-            Ok(Some(_))
-        ),
+        Some(id) => match services::accounts::find_by_id(&state.services.store, id).await {
+            Ok(user) => user.is_some(),
+            Err(services::ServiceError::Unavailable(_)) => return unavailable(),
+            Err(e) => {
+                tracing::error!(error = %e, "account lookup failed");
+                false
+            }
+        },
         None => false,
     };
     if signed_in {

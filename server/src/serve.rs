@@ -85,7 +85,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         .await
         .map_err(StartError::Database)?;
     // Held until the end of `serve`: on PostgreSQL, a second console is refused meanwhile.
-    let _lead = store.lead().await.map_err(StartError::Database)?;
+    let lead = store.lead().await.map_err(StartError::Database)?;
     let first_admin = ensure_first_admin(&store).await?;
     let seed = args.seed.unwrap_or(scenario.scenario.seed);
     let speed = args.speed.unwrap_or(scenario.clock.start_speed);
@@ -171,7 +171,10 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(async move {
-        signals.recv().await;
+        tokio::select! {
+            () = signals.recv() => {}
+            why = lead.lost() => tracing::error!(%why, "stepping down: this console stops"),
+        }
         tracing::info!("stopping: no new connections; live streams end");
         announce.begin_shutdown();
     })

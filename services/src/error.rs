@@ -39,9 +39,13 @@ pub enum ServiceError {
     /// The simulation runtime is not running (shutting down).
     #[error("the simulation runtime is not running")]
     RuntimeGone,
+    /// The database does not answer (connection refused or lost, no connection free in
+    /// time): nothing was changed; the same request may succeed once it is back (HTTP 503).
+    #[error("the database does not answer: {0}")]
+    Unavailable(String),
     /// A database failure (details for the log only).
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
     /// A migration failure at start-up.
     #[error("migration error: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
@@ -71,6 +75,34 @@ impl From<engine::ActionError> for ServiceError {
             }
             e => ServiceError::invalid(e.field().unwrap_or("action"), e.to_string()),
         }
+    }
+}
+
+impl From<sqlx::Error> for ServiceError {
+    fn from(e: sqlx::Error) -> Self {
+        if is_unavailable(&e) {
+            ServiceError::Unavailable(e.to_string())
+        } else {
+            ServiceError::Database(e)
+        }
+    }
+}
+
+/// Whether an error says the database cannot be reached (as opposed to a refused statement):
+/// the connection failed or broke, the pool gave none in time, or the server is shutting down
+/// or starting (SQLSTATE classes 08 and 57P).
+pub fn is_unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => db
+            .code()
+            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
+        _ => false,
     }
 }
 

@@ -27,6 +27,47 @@ fn on_store<T>(url: &str, look: impl AsyncFnOnce(&services::Store) -> T) -> T {
     })
 }
 
+/// What a run left in a PostgreSQL database.
+struct Stored {
+    runs: i64,
+    /// The texts of olga's notes, in the order they were stored.
+    notes: Vec<String>,
+    /// How many events, and the highest number.
+    numbered: (i64, Option<i64>),
+    /// The latest instant of an event.
+    last_t: Option<i64>,
+}
+
+fn stored(url: &str) -> Stored {
+    on_store(url, async |store| {
+        let pool = store.postgres_pool().expect("a PostgreSQL store");
+        let runs = sqlx::query_scalar("SELECT COUNT(*) FROM runs")
+            .fetch_one(pool)
+            .await
+            .expect("runs");
+        let notes = sqlx::query_scalar(
+            "SELECT details::json->>'text' FROM events WHERE kind = 'operator.note' AND actor = 'olga' ORDER BY seq",
+        )
+        .fetch_all(pool)
+        .await
+        .expect("notes");
+        let numbered = sqlx::query_as("SELECT COUNT(*), MAX(seq) FROM events")
+            .fetch_one(pool)
+            .await
+            .expect("seqs");
+        let last_t = sqlx::query_scalar("SELECT MAX(t_ms) FROM events")
+            .fetch_one(pool)
+            .await
+            .expect("last");
+        Stored {
+            runs,
+            notes,
+            numbered,
+            last_t,
+        }
+    })
+}
+
 /// `serve` with `url`: its exit status and what it printed on stderr.
 fn refused(url: &str) -> (Option<i32>, String) {
     let out = switchyard()
@@ -160,24 +201,12 @@ fn on_postgres_acknowledged_notes_survive_kill_9_and_the_run_resumes() {
     assert!(term.success());
     assert!(again.wait().expect("wait").success());
 
-    let (runs, notes, numbered) = on_store(&url, async |store| {
-        let pool = store.postgres_pool().expect("a PostgreSQL store");
-        let runs: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs")
-            .fetch_one(pool)
-            .await
-            .expect("runs");
-        let notes: Vec<String> = sqlx::query_scalar(
-            "SELECT details::json->>'text' FROM events WHERE kind = 'operator.note' AND actor = 'olga' ORDER BY seq",
-        )
-        .fetch_all(pool)
-        .await
-        .expect("notes");
-        let numbered: (i64, Option<i64>) = sqlx::query_as("SELECT COUNT(*), MAX(seq) FROM events")
-            .fetch_one(pool)
-            .await
-            .expect("seqs");
-        (runs, notes, numbered)
-    });
+    let Stored {
+        runs,
+        notes,
+        numbered,
+        ..
+    } = stored(&url);
     assert_eq!(runs, 1, "the second start resumed the run");
     let mut want: Vec<String> = (0..10).map(|i| format!("pg-note-{i}")).collect();
     want.push("pg-note-after".into());
@@ -187,4 +216,66 @@ fn on_postgres_acknowledged_notes_survive_kill_9_and_the_run_resumes() {
         numbered.1,
         "events numbered without a gap or a duplicate"
     );
+}
+
+#[test]
+fn losing_the_database_answers_503_and_writes_resume_when_it_is_back() {
+    use crate::common::pg_cluster::Cluster;
+    use crate::common::process::get;
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let url = cluster.url();
+    add_operator(&url);
+    let (mut child, addr) = serve(&url, &["--speed", "600x"]);
+    let cookie = sign_in(addr);
+    let (status, body) = post_form(addr, &cookie, "/api/add_note", "text=before");
+    assert_eq!(status, 200, "{body}");
+
+    cluster.stop();
+    let (status, body) = post_form(addr, &cookie, "/api/add_note", "text=during");
+    assert_eq!(
+        status, 503,
+        "an action is refused, not acknowledged: {body}"
+    );
+    assert!(body.contains("the database does not answer"), "{body}");
+    let (status, body) = get(addr, Some(&cookie), "/lhc");
+    assert_eq!(status, 503, "a page says why: {body}");
+    assert!(body.contains("the database does not answer"), "{body}");
+    assert_eq!(get(addr, None, "/healthz").0, 503);
+
+    cluster.start_again();
+    let back = std::time::Instant::now();
+    while get(addr, None, "/healthz").0 != 200 {
+        assert!(back.elapsed().as_secs() < 20, "healthy again within 20 s");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let (status, body) = post_form(addr, &cookie, "/api/add_note", "text=after");
+    assert_eq!(status, 200, "actions are acknowledged again: {body}");
+    // The events of the outage wait in the console and are stored once it is back.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(term.success());
+    assert!(child.wait().expect("wait").success());
+
+    let Stored {
+        notes,
+        numbered,
+        last_t,
+        ..
+    } = stored(&url);
+    assert_eq!(
+        notes,
+        ["before", "after"],
+        "what was acknowledged, and only that"
+    );
+    assert_eq!(
+        Some(numbered.0 - 1),
+        numbered.1,
+        "the events of the outage were stored when it was back: no gap"
+    );
+    assert!(last_t.unwrap_or(0) > 0);
 }

@@ -19,7 +19,7 @@ use sqlx::{Acquire, SqlitePool};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{timeout_at, Instant};
 
-use crate::error::Result;
+use crate::error::{Result, ServiceError};
 use crate::journal::{self, AuditRow, Journaled};
 use crate::snapshots::{self, SnapshotRow};
 use crate::store::{on_conn, Conn, EventRows, Store};
@@ -31,9 +31,13 @@ pub const FLUSH_ROWS: usize = 5_000;
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 /// Events per transaction, at most.
 pub const CHUNK_ROWS: usize = 2_000;
-/// Events per statement: a journal commit waits for at most one of these (and the commit of
-/// the transaction it ends).
+/// Events per statement on SQLite: a journal commit waits for at most one of these (and the
+/// commit of the transaction it ends).
 pub const STATEMENT_ROWS: usize = 250;
+/// Events per `COPY` on PostgreSQL, where the journal has a connection and locks of its own
+/// and waits only for the persistence task to finish the statement in progress (~13 ms
+/// here): larger statements write ~25 % faster than [`STATEMENT_ROWS`].
+pub const COPY_ROWS: usize = 1_000;
 
 /// What the runtime hands the persistence task, in order.
 #[derive(Debug)]
@@ -62,12 +66,24 @@ pub struct JournalWriter {
     pub requests: mpsc::Receiver<JournalWrite>,
     /// The connection they are made on ([`Store::journal_connection`]).
     pub conn: Conn,
+    /// The store, to open the connection again after the database came back.
+    pub store: Store,
 }
 
 impl JournalWriter {
     async fn commit(&mut self, run_id: i64, write: JournalWrite) {
-        let outcome =
+        let mut outcome =
             journal::append(&mut self.conn, run_id, &write.rows, write.audit.as_ref()).await;
+        // A connection lost (the database restarted, a network cut) is opened again once; if
+        // the database still does not answer, the input is refused, never acknowledged.
+        if matches!(outcome, Err(ServiceError::Unavailable(_))) {
+            if let Ok(conn) = self.store.journal_connection().await {
+                self.conn = conn;
+                outcome =
+                    journal::append(&mut self.conn, run_id, &write.rows, write.audit.as_ref())
+                        .await;
+            }
+        }
         // The runtime may be gone (stopping); nothing then waits for the outcome.
         let _ = write.reply.send(outcome);
     }
@@ -100,6 +116,7 @@ impl Connections {
             journal: JournalWriter {
                 requests,
                 conn: store.journal_connection().await?,
+                store: store.clone(),
             },
             store,
         })
@@ -187,6 +204,9 @@ pub async fn run(
     }
 }
 
+/// How often the persistence task tries to reach a database that stopped answering.
+pub const RECONNECT_EVERY: Duration = Duration::from_millis(500);
+
 /// How often the write-ahead log is checkpointed while a run is being written.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(50);
 /// WAL frames (pages) beyond which the persistence task checkpoints the last few itself, so
@@ -242,6 +262,13 @@ impl EventStore {
         while !rest.is_empty() {
             journal.drain(self.run_id).await;
             let (taken, stored) = self.store_chunk(rest, journal).await;
+            if let Err(ServiceError::Unavailable(why)) = &stored {
+                // Nothing of the chunk was stored: keep it, wait for the database, try again.
+                metrics::counter!(telemetry::PERSIST_ERRORS).increment(1);
+                tracing::warn!(error = %why, rows = rest.len(), "database unavailable: events wait for it");
+                self.reconnect(journal).await;
+                continue;
+            }
             self.next_seq += taken as u64;
             rest = &rest[taken..];
             match stored {
@@ -259,8 +286,10 @@ impl EventStore {
     }
 
     /// Stores the first events of `events` in one transaction of at most [`CHUNK_ROWS`], in
-    /// statements of [`STATEMENT_ROWS`], stopping early when a journal write waits. Returns
-    /// how many it took (stored, or lost with the error: their numbers stay unused).
+    /// statements of [`STATEMENT_ROWS`] ([`COPY_ROWS`] on PostgreSQL), stopping early when a
+    /// journal write waits. Returns
+    /// how many it took (stored, or lost with the error: their numbers stay unused; after an
+    /// [`ServiceError::Unavailable`] nothing was stored and the caller tries them again).
     async fn store_chunk(
         &mut self,
         events: &[Event],
@@ -270,16 +299,20 @@ impl EventStore {
         let (run_id, first_seq) = (self.run_id, self.next_seq);
         let mut taken = 0;
         let partitions = self.db.partitions();
+        let statement_rows = match self.conn {
+            Conn::Sqlite(_) => STATEMENT_ROWS,
+            Conn::Postgres(_) => COPY_ROWS,
+        };
         let stored = on_conn!(&mut self.conn, conn => async {
             conn.prepare_events(partitions, run_id, chunk).await?;
             let mut tx = conn.begin().await?;
-            for rows in chunk.chunks(STATEMENT_ROWS) {
+            for rows in chunk.chunks(statement_rows) {
                 if taken > 0 && !journal.requests.is_empty() {
                     break;
                 }
                 let seq = first_seq + taken as u64;
                 taken += rows.len();
-                tx.insert_event_rows(run_id, seq, rows).await?;
+                tx.append_event_rows(run_id, seq, rows).await?;
             }
             tx.commit().await?;
             Ok(())
@@ -287,6 +320,32 @@ impl EventStore {
         .await);
         let taken = if stored.is_ok() { taken } else { chunk.len() };
         (taken, stored)
+    }
+
+    /// Opens the events connection again, trying every [`RECONNECT_EVERY`] until the
+    /// database answers. Journal writes that arrive meanwhile are refused at once (their
+    /// inputs are not acknowledged), so a request never waits for the outage to end.
+    async fn reconnect(&mut self, journal: &mut JournalWriter) {
+        loop {
+            match self.db.events_connection().await {
+                Ok(conn) => {
+                    tracing::info!("database back: events are stored again");
+                    self.conn = conn;
+                    return;
+                }
+                Err(e) => tracing::debug!(error = %e, "database still unavailable"),
+            }
+            let wait = tokio::time::sleep(RECONNECT_EVERY);
+            tokio::pin!(wait);
+            loop {
+                tokio::select! {
+                    () = &mut wait => break,
+                    Some(write) = journal.requests.recv() => {
+                        journal.commit(self.run_id, write).await;
+                    }
+                }
+            }
+        }
     }
 
     async fn snapshot(&mut self, row: &SnapshotRow) {

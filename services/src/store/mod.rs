@@ -58,7 +58,18 @@ pub enum Lead {
     /// An SQLite file: the process that opened it is its only writer.
     Sole,
     /// A PostgreSQL database: the advisory lock is held.
-    Held(postgres::Leadership),
+    Held(Box<postgres::Leadership>),
+}
+
+impl Lead {
+    /// Resolves (with the reason) when the lead is lost for good; never for SQLite. See
+    /// [`postgres::Leadership::lost`].
+    pub async fn lost(self) -> String {
+        match self {
+            Lead::Sole => std::future::pending().await,
+            Lead::Held(leadership) => (*leadership).lost().await,
+        }
+    }
 }
 
 /// A connection of its own outside the pool (the journal's, the persistence task's), one
@@ -171,7 +182,7 @@ impl Store {
     pub async fn lead(&self) -> Result<Lead> {
         Ok(match &self.db {
             Db::Sqlite(_) => Lead::Sole,
-            Db::Postgres(pool) => Lead::Held(postgres::lead(pool).await?),
+            Db::Postgres(pool) => Lead::Held(Box::new(postgres::lead(pool).await?)),
         })
     }
 
@@ -216,6 +227,15 @@ pub(crate) trait EventRows {
         first_seq: u64,
         events: &[engine::Event],
     ) -> Result<()>;
+
+    /// Appends `events` numbered from `first_seq`, none of which is stored yet (the
+    /// persistence task's): the dialect's bulk path (PostgreSQL: `COPY`).
+    async fn append_event_rows(
+        &mut self,
+        run_id: i64,
+        first_seq: u64,
+        events: &[engine::Event],
+    ) -> Result<()>;
 }
 
 impl EventRows for SqliteConnection {
@@ -229,6 +249,15 @@ impl EventRows for SqliteConnection {
     }
 
     async fn insert_event_rows(
+        &mut self,
+        run_id: i64,
+        first_seq: u64,
+        events: &[engine::Event],
+    ) -> Result<()> {
+        sqlite::insert_event_rows(self, run_id, first_seq, events).await
+    }
+
+    async fn append_event_rows(
         &mut self,
         run_id: i64,
         first_seq: u64,
@@ -260,6 +289,15 @@ impl EventRows for PgConnection {
         events: &[engine::Event],
     ) -> Result<()> {
         postgres::insert_event_rows(self, run_id, first_seq, events).await
+    }
+
+    async fn append_event_rows(
+        &mut self,
+        run_id: i64,
+        first_seq: u64,
+        events: &[engine::Event],
+    ) -> Result<()> {
+        postgres::copy_event_rows(self, run_id, first_seq, events).await
     }
 }
 

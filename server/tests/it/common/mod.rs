@@ -2,6 +2,7 @@
 
 #![allow(dead_code, missing_docs)]
 
+pub mod pg_cluster;
 pub mod process;
 
 use axum::body::Body;

@@ -93,6 +93,23 @@ pub fn post_form(addr: SocketAddr, cookie: &str, path: &str, form: &str) -> (u16
         form.len()
     )
     .expect("send");
+    read_answer(tcp)
+}
+
+/// GETs `path` (with the session cookie when given); returns the status code and the body.
+pub fn get(addr: SocketAddr, cookie: Option<&str>, path: &str) -> (u16, String) {
+    let mut tcp = TcpStream::connect(addr).expect("connect");
+    let cookie = cookie.map_or(String::new(), |c| format!("Cookie: {c}\r\n"));
+    write!(
+        tcp,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{cookie}Connection: close\r\n\r\n"
+    )
+    .expect("send");
+    read_answer(tcp)
+}
+
+/// Reads a whole HTTP/1.1 answer (the request said `Connection: close`): status and body.
+fn read_answer(mut tcp: TcpStream) -> (u16, String) {
     let mut answer = String::new();
     tcp.read_to_string(&mut answer).expect("read answer");
     let status = answer
