@@ -34,8 +34,9 @@ tools-browser:
 cargo-test:
 	scripts/with-postgres.sh cargo test --release $(CARGO_TEST_PACKAGES)
 
+# The browser suite beside a throwaway PostgreSQL cluster too (the replicas journey).
 e2e:
-	cd end2end && npx playwright test
+	scripts/with-postgres.sh bash -c 'cd end2end && npx playwright test'
 
 fmt:
 	cargo fmt --all

@@ -8,6 +8,8 @@ pub const CLOCK_SPEED: &str = "clock-speed";
 pub const CLOCK_CONTROLS: &str = "clock-controls";
 /// The single-step button.
 pub const CLOCK_STEP: &str = "clock-step";
+/// The clock panel's line saying this console follows another (replicas).
+pub const CLOCK_REPLICA: &str = "clock-replica";
 /// The live event feed.
 pub const LIVE_FEED: &str = "live-feed";
 /// The per-engine counters.

@@ -31,11 +31,44 @@ export class OwnServer {
   private constructor(
     private readonly dir: string,
     readonly port: number,
+    /** The database: the SQLite file in `dir` when not given. */
+    private readonly databaseUrl?: string,
   ) {}
 
   /** A fresh database with the admin / operator / viewer accounts. */
   static async create(): Promise<OwnServer> {
     const server = new OwnServer(mkdtempSync(path.join(tmpdir(), "switchyard-e2e-")), await freePort());
+    server.addUsers();
+    return server;
+  }
+
+  /**
+   * A fresh database on the throwaway PostgreSQL cluster of `make test`
+   * (`SWITCHYARD_TEST_POSTGRES_URL`, a superuser URL) with the three accounts.
+   */
+  static async createOnPostgres(): Promise<OwnServer> {
+    const admin = process.env.SWITCHYARD_TEST_POSTGRES_URL;
+    if (!admin) throw new Error("SWITCHYARD_TEST_POSTGRES_URL is not set (make test sets it)");
+    const name = `e2e_${process.pid}_${Date.now()}`;
+    const made = spawnSync("psql", [admin, "-v", "ON_ERROR_STOP=1", "-c", `CREATE DATABASE ${name}`]);
+    if (made.status !== 0) throw new Error(`create database: ${made.stderr}`);
+    const url = admin.replace(/\/[^/]*$/, `/${name}`);
+    const server = new OwnServer(mkdtempSync(path.join(tmpdir(), "switchyard-e2e-")), await freePort(), url);
+    server.addUsers();
+    return server;
+  }
+
+  /** Another console on the same database (a replica), on a port of its own. */
+  async replica(): Promise<OwnServer> {
+    return new OwnServer(mkdtempSync(path.join(tmpdir(), "switchyard-e2e-")), await freePort(), this.url());
+  }
+
+  private url(): string {
+    return this.databaseUrl ?? `sqlite://${path.join(this.dir, "own.db")}`;
+  }
+
+  private addUsers(): void {
+    const server = this;
     for (const role of ["admin", "operator", "viewer"]) {
       const made = spawnSync(BIN, ["user", "add", "--username", role, "--role", role], {
         input: `${PASSWORD}\n`,
@@ -43,7 +76,6 @@ export class OwnServer {
       });
       if (made.status !== 0) throw new Error(`user add ${role}: ${made.stderr}`);
     }
-    return server;
   }
 
   /** The console's address. */
@@ -52,7 +84,7 @@ export class OwnServer {
   }
 
   private env(): NodeJS.ProcessEnv {
-    return { ...process.env, SWITCHYARD_DATABASE_URL: `sqlite://${path.join(this.dir, "own.db")}` };
+    return { ...process.env, SWITCHYARD_DATABASE_URL: this.url() };
   }
 
   /** Starts `serve` (with `extra` flags) and waits until it answers /healthz. */

@@ -10,6 +10,7 @@
 //! | `--seed` | `SWITCHYARD_SEED` | the scenario's `scenario.seed` |
 //! | `--site-root` | `SWITCHYARD_SITE_ROOT` | `target/site` |
 //! | `--log` | `SWITCHYARD_LOG` | `info` |
+//! | `--retention` | `SWITCHYARD_RETENTION` | empty: every engine keeps all its events |
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -94,6 +95,16 @@ pub struct ServeArgs {
         default_value = "as-it-was"
     )]
     pub resume: ResumeClock,
+    /// Simulated days of raw events kept per engine, `engine=days[,…]` (e.g. `lms=7,lhc=30`);
+    /// an engine not named keeps everything (the default). Charts keep hourly rollups of
+    /// their series beyond it; runs stay resumable (journal and snapshots are kept).
+    #[arg(long, env = "SWITCHYARD_RETENTION", default_value = "", value_parser = parse_retention)]
+    pub retention: services::retention::Retention,
+}
+
+fn parse_retention(s: &str) -> Result<services::retention::Retention, String> {
+    s.parse()
+        .map_err(|e: services::retention::RetentionError| e.to_string())
 }
 
 fn parse_snapshot_every(s: &str) -> Result<engine::SimDuration, String> {

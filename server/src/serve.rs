@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use axum::serve::ListenerExt;
 use engine::Role;
+use services::store::Lead;
 use services::{accounts, history, password, runtime, Services};
 
 use tokio::net::TcpListener;
@@ -74,8 +75,12 @@ pub async fn ensure_first_admin(
         return Ok(None);
     }
     let secret = password::random_password();
-    accounts::create(store, "admin", &secret, Role::Admin).await?;
-    Ok(Some(secret))
+    match accounts::create(store, "admin", &secret, Role::Admin).await {
+        Ok(_) => Ok(Some(secret)),
+        // Another console starting on the same database created it first.
+        Err(services::ServiceError::Conflict(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 async fn serve(args: ServeArgs) -> Result<(), StartError> {
@@ -84,12 +89,24 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     let store = services::Store::connect(&args.database_url)
         .await
         .map_err(StartError::Database)?;
-    // Held until the end of `serve`: on PostgreSQL, a second console is refused meanwhile.
-    let lead = store.lead().await.map_err(StartError::Database)?;
+    // Held until the end of `serve`. On PostgreSQL, while another console leads, this one
+    // follows its run (and takes the lead when it can); `--new-run` needs the lead itself.
+    let lead = if args.new_run {
+        store.lead().await
+    } else {
+        store.lead_or_follow().await
+    }
+    .map_err(StartError::Database)?;
     let first_admin = ensure_first_admin(&store).await?;
     let seed = args.seed.unwrap_or(scenario.scenario.seed);
     let speed = args.speed.unwrap_or(scenario.clock.start_speed);
-    let (runtime, resumed) = open_run(&args, &store, &scenario, seed, speed).await?;
+    let (promote, promoted) = tokio::sync::oneshot::channel();
+    let (runtime, opened) = if matches!(lead, Lead::Candidate(_)) {
+        let handle = follow_run(&args, &store, &scenario, speed, promoted).await?;
+        (handle, Opened::Following)
+    } else {
+        open_run(&args, &store, &scenario, seed, speed).await?
+    };
     let seed = u64::from_ne_bytes(runtime.run().seed.to_ne_bytes());
     let speed = runtime.status().speed;
     let services = Services {
@@ -143,12 +160,18 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         "Scenario “{}” ({origin}), seed {seed}, clock at {speed}; database {}",
         scenario.scenario.name, args.database_url
     );
-    if resumed {
-        let status = runtime.status();
-        println!(
+    let status = runtime.status();
+    match opened {
+        Opened::New => {}
+        Opened::Resumed => println!(
             "Resumed run {} at t = {} ms ({} events; --new-run starts afresh)",
             status.run_id, status.t_ms, status.events_total
-        );
+        ),
+        Opened::Following => println!(
+            "Following run {} (t = {} ms), led by another console: pages are served from this \
+             console's copy, actions go to the leader; this console takes the lead if the leader stops",
+            status.run_id, status.t_ms
+        ),
     }
     match first_admin {
         Some(secret) => println!(
@@ -173,7 +196,10 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     .with_graceful_shutdown(async move {
         tokio::select! {
             () = signals.recv() => {}
-            why = lead.lost() => tracing::error!(%why, "stepping down: this console stops"),
+            why = lead.lost(move || {
+                // The follower's task rebuilds the run and leads it.
+                let _ = promote.send(());
+            }) => tracing::error!(%why, "stepping down: this console stops"),
         }
         tracing::info!("stopping: no new connections; live streams end");
         announce.begin_shutdown();
@@ -195,17 +221,80 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     Ok(())
 }
 
+/// How this console came to its run.
+enum Opened {
+    /// It started a new run.
+    New,
+    /// It resumed the database's unfinished run.
+    Resumed,
+    /// It follows the run another console leads.
+    Following,
+}
+
+/// How long a follower waits for the leading console to have a run to follow.
+const FOLLOW_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// Follows the run of the console that leads the database (waiting [`FOLLOW_WAIT`] for it to
+/// have one); the follower takes the lead when `promoted` fires.
+async fn follow_run(
+    args: &ServeArgs,
+    store: &services::Store,
+    scenario: &engine::Scenario,
+    speed: engine::Speed,
+    promoted: tokio::sync::oneshot::Receiver<()>,
+) -> Result<runtime::RuntimeHandle, StartError> {
+    let give_up = tokio::time::Instant::now() + FOLLOW_WAIT;
+    let (run, start_speed) = loop {
+        if let Some(found) = history::unfinished_run(store).await? {
+            break found;
+        }
+        if tokio::time::Instant::now() >= give_up {
+            return Err(StartError::Database(services::ServiceError::invalid(
+                "database-url",
+                format!(
+                    "another console leads this database but has no run to follow after {} s",
+                    FOLLOW_WAIT.as_secs()
+                ),
+            )));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    };
+    if run.scenario != scenario.scenario.name {
+        return Err(StartError::Resume(format!(
+            "the leading console runs run {} of scenario “{}”, not “{}”: start this console with --scenario for it",
+            run.id, run.scenario, scenario.scenario.name
+        )));
+    }
+    let start_speed = start_speed.and_then(|s| s.parse().ok()).unwrap_or(speed);
+    let options = runtime::RuntimeOptions {
+        snapshot_every: args.snapshot_every,
+        retention: args.retention.clone(),
+    };
+    let id = run.id;
+    runtime::follow(
+        store.clone(),
+        std::sync::Arc::new(scenario.clone()),
+        run,
+        start_speed,
+        options,
+        promoted,
+    )
+    .await
+    .map_err(|e| StartError::Resume(format!("run {id} cannot be followed: {e}")))
+}
+
 /// Resumes the database's unfinished run, or starts a new one (closing any unfinished run)
-/// with `--new-run` or when there is none. Returns the runtime and whether it resumed.
+/// with `--new-run` or when there is none. Returns the runtime and how it came to it.
 async fn open_run(
     args: &ServeArgs,
     store: &services::Store,
     scenario: &engine::Scenario,
     seed: u64,
     speed: engine::Speed,
-) -> Result<(runtime::RuntimeHandle, bool), StartError> {
+) -> Result<(runtime::RuntimeHandle, Opened), StartError> {
     let options = runtime::RuntimeOptions {
         snapshot_every: args.snapshot_every,
+        retention: args.retention.clone(),
     };
     let unfinished = if args.new_run {
         None
@@ -232,12 +321,12 @@ async fn open_run(
                     "run {id} cannot be resumed: {e}; start with --new-run to start a new run (nothing is deleted)"
                 ))
             })?;
-        return Ok((handle, true));
+        return Ok((handle, Opened::Resumed));
     }
     history::end_unfinished_runs(store).await?;
     let handle =
         runtime::start_with(store.clone(), scenario, seed, Vec::new(), speed, options).await?;
-    Ok((handle, false))
+    Ok((handle, Opened::New))
 }
 
 /// SIGTERM and SIGINT (Ctrl-C), listened to from the moment this is made: a signal that

@@ -60,6 +60,8 @@ async fn throughput(
     let scenario = Scenario::from_toml_str(DEMO, "demo.toml")?;
     let options = RuntimeOptions {
         snapshot_every: every,
+
+        ..Default::default()
     };
     let rt = runtime::start_with(pool, &scenario, 1, Vec::new(), Speed::Max, options).await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
@@ -274,7 +276,15 @@ async fn month(dir: &tempfile::TempDir, demo: &Scenario) -> Outcome<()> {
 async fn journal(dir: &tempfile::TempDir, demo: &Scenario, stored_target: u64) -> Outcome<()> {
     let options = RuntimeOptions::default();
     let pool = db(dir, "paused.db").await?;
-    let rt = runtime::start_with(pool.clone(), demo, 1, Vec::new(), Speed::Paused, options).await?;
+    let rt = runtime::start_with(
+        pool.clone(),
+        demo,
+        1,
+        Vec::new(),
+        Speed::Paused,
+        options.clone(),
+    )
+    .await?;
     let samples = journal_latency(&rt, 300).await?;
     println!(
         "journal append + acknowledgement, clock paused: {}",

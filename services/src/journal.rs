@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::QueryBuilder;
 
 use crate::error::{Result, ServiceError};
+use crate::replica::inbox::Answered;
 use crate::store::{now_text, on_conn, on_pool, to_i64, Conn, Store};
 
 /// One input to a run.
@@ -117,7 +118,7 @@ pub struct Journaled {
 }
 
 /// The audit row written with a journal entry: the request that caused it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditRow {
     /// User name.
     pub actor: String,
@@ -132,13 +133,15 @@ pub struct AuditRow {
 const ROWS_PER_STATEMENT: usize = 4_000;
 
 /// Appends `entries` (consecutive `seq`s) to run `run_id`'s journal, with `audit` (outcome
-/// `ok`) in the same transaction. Returns once the transaction is committed on `conn`, whose
-/// `synchronous` setting decides how durable that is (see [`Store::journal_connection`]).
+/// `ok`) and the answer to the inbox row the input came from (`answered`, an input a follower
+/// accepted) in the same transaction. Returns once the transaction is committed on `conn`,
+/// whose `synchronous` setting decides how durable that is (see [`Store::journal_connection`]).
 pub async fn append(
     conn: &mut Conn,
     run_id: i64,
     entries: &[Journaled],
     audit: Option<&AuditRow>,
+    answered: Option<&Answered>,
 ) -> Result<()> {
     let at = now_text();
     let mut texts = Vec::with_capacity(entries.len());
@@ -173,6 +176,14 @@ pub async fn append(
             .bind(audit.arguments.to_string())
             .execute(&mut *tx)
             .await?;
+        }
+        if let Some(answered) = answered {
+            sqlx::query("UPDATE inbox SET answer = $1, answered_at = $2 WHERE id = $3")
+                .bind(&answered.answer)
+                .bind(&at)
+                .bind(answered.id)
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
     });

@@ -17,3 +17,14 @@ pub const HTTP_REQUESTS: &str = "switchyard_http_requests_total";
 pub const JOURNAL_ENTRIES: &str = "switchyard_journal_entries_total";
 /// Counter: snapshots of the simulation stored.
 pub const SNAPSHOTS_WRITTEN: &str = "switchyard_snapshots_written_total";
+/// Gauge: 1 while this console leads its run, 0 while it follows another.
+pub const LEADER: &str = "switchyard_leader";
+/// Gauge: a follower's lag behind the leader's clock marks, in seconds (0 on the leader).
+pub const FOLLOWER_LAG_SECONDS: &str = "switchyard_follower_lag_seconds";
+/// Counter: inputs a follower accepted and the leader applied or refused.
+pub const INBOX_INPUTS: &str = "switchyard_inbox_inputs_total";
+/// Counter: hourly rollup rows written (or rewritten) for the charts.
+pub const ROLLUP_ROWS: &str = "switchyard_rollup_rows_total";
+/// Counter: raw events deleted row by row by retention (whole partitions dropped on
+/// PostgreSQL are logged, not counted).
+pub const EVENTS_EXPIRED: &str = "switchyard_events_expired_total";

@@ -97,9 +97,19 @@ async fn straight_and_crashed(
     let scenario = Scenario::from_toml_str(DEMO, "demo.toml").expect("demo");
     let options = RuntimeOptions {
         snapshot_every: SimDuration::from_mins(snapshot_min),
+
+        ..Default::default()
     };
-    let start =
-        |pool: Store| runtime::start_with(pool, &scenario, 11, Vec::new(), Speed::Paused, options);
+    let start = |pool: Store| {
+        runtime::start_with(
+            pool,
+            &scenario,
+            11,
+            Vec::new(),
+            Speed::Paused,
+            options.clone(),
+        )
+    };
 
     let straight = db(&dir, "straight.db").await;
     let rt = start(straight.clone()).await.expect("start");
@@ -136,7 +146,7 @@ async fn straight_and_crashed(
         run,
         Speed::Paused,
         None,
-        options,
+        options.clone(),
     )
     .await
     .expect("resume");

@@ -272,6 +272,8 @@ async fn a_run_resumes_from_its_latest_snapshot_and_the_journal_after_it() {
     let scenario = demo();
     let options = runtime::RuntimeOptions {
         snapshot_every: engine::SimDuration::from_mins(1),
+
+        ..Default::default()
     };
 
     let straight = db(&dir, "straight.db").await;
@@ -281,7 +283,7 @@ async fn a_run_resumes_from_its_latest_snapshot_and_the_journal_after_it() {
         42,
         Vec::new(),
         Speed::Paused,
-        options,
+        options.clone(),
     )
     .await
     .expect("start");
@@ -297,7 +299,7 @@ async fn a_run_resumes_from_its_latest_snapshot_and_the_journal_after_it() {
         42,
         Vec::new(),
         Speed::Paused,
-        options,
+        options.clone(),
     )
     .await
     .expect("start");

@@ -12,25 +12,8 @@ use services::snapshots::{self, SnapshotRow};
 use services::store::Dialect;
 use services::{accounts, audit, ServiceError, Store};
 
-/// The stores a test runs on, each with what keeps it alive.
-async fn stores() -> Vec<(Store, tempfile::TempDir)> {
-    let dir = tempfile::tempdir().expect("dir");
-    let url = format!("sqlite://{}", dir.path().join("store.db").display());
-    let mut out = vec![(Store::connect(&url).await.expect("sqlite store"), dir)];
-    match std::env::var("SWITCHYARD_TEST_POSTGRES_URL") {
-        Ok(admin) => {
-            let url = services::store::postgres::scratch_database(&admin, "store")
-                .await
-                .expect("scratch database");
-            let store = Store::connect(&url).await.expect("postgres store");
-            out.push((store, tempfile::tempdir().expect("dir")));
-        }
-        Err(_) => eprintln!(
-            "PostgreSQL half skipped: SWITCHYARD_TEST_POSTGRES_URL is not set (make test sets it)"
-        ),
-    }
-    out
-}
+mod common;
+use common::stores;
 
 fn demo() -> engine::Scenario {
     engine::Scenario::from_toml_str(include_str!("../../scenarios/demo.toml"), "demo.toml")
@@ -352,13 +335,13 @@ async fn the_journal_is_appended_with_its_audit_row_and_read_in_order() {
             action: "note".into(),
             arguments: serde_json::json!({ "text": "n0" }),
         };
-        journal::append(&mut conn, run.id, &[note(0, 5)], Some(&audit_row))
+        journal::append(&mut conn, run.id, &[note(0, 5)], Some(&audit_row), None)
             .await
             .expect("append");
-        journal::append(&mut conn, run.id, &[note(1, 9), note(2, 12)], None)
+        journal::append(&mut conn, run.id, &[note(1, 9), note(2, 12)], None, None)
             .await
             .expect("append");
-        let twice = journal::append(&mut conn, run.id, &[note(2, 12)], None).await;
+        let twice = journal::append(&mut conn, run.id, &[note(2, 12)], None, None).await;
         assert!(twice.is_err(), "{d:?}: an entry's place is taken once");
         let all = journal::read(&store, run.id, 0).await.expect("read");
         assert_eq!(all.iter().map(|j| j.seq).collect::<Vec<_>>(), [0, 1, 2]);
@@ -480,7 +463,7 @@ async fn the_runtime_runs_journals_and_resumes_on_either_store() {
                 "SELECT COUNT(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid \
                  WHERE c.relname LIKE $1",
             )
-            .bind(format!("events_r{}_%", run.id))
+            .bind(format!("ev_{}_%", run.id))
             .fetch_one(pool)
             .await
             .expect("partitions");

@@ -57,6 +57,8 @@ async fn a_past_instant_shows_what_the_run_showed_then_in_this_run_and_an_earlie
     let scenario = demo();
     let options = RuntimeOptions {
         snapshot_every: engine::SimDuration::from_mins(5),
+
+        ..Default::default()
     };
     let rt = runtime::start_with(
         pool.clone(),

@@ -24,6 +24,8 @@ impl From<services::runtime::ClockStatus> for ClockView {
             per_engine: s.per_engine,
             lag_ms: s.lag_ms,
             next_due_ms: s.next_due_ms,
+            replica: s.role.as_str().to_owned(),
+            follower_lag_ms: s.follower_lag_ms,
         }
     }
 }

@@ -55,6 +55,14 @@ pub fn ClockPanel(
                     c.next_due_ms.map(sim_time).unwrap_or_else(|| "nothing".into()),
                 ))}
             </p>
+            {move || clock.get().filter(|c| c.replica == "follower").map(|c| view! {
+                <p id=ids::CLOCK_REPLICA class="muted" data-replica="follower">
+                    {format!(
+                        "This console follows the leading console ({} ms behind): actions are applied by the leader.",
+                        c.follower_lag_ms,
+                    )}
+                </p>
+            })}
             {can_drive.then(|| view! {
                 <div id=ids::CLOCK_CONTROLS class="controls">
                     {Speed::ALL

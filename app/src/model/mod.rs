@@ -68,6 +68,16 @@ pub struct ClockView {
     pub lag_ms: u64,
     /// When the next thing is due.
     pub next_due_ms: Option<u64>,
+    /// `leader` when this console runs the clock, `follower` when it replays another's.
+    #[serde(default = "leader")]
+    pub replica: String,
+    /// A follower's lag behind the leader (wall ms; 0 on the leader).
+    #[serde(default)]
+    pub follower_lag_ms: u64,
+}
+
+fn leader() -> String {
+    "leader".to_owned()
 }
 
 /// One event as listed in the feed and the history (details as JSON text).

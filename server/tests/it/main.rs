@@ -6,7 +6,8 @@
 //! `cli` and `scenario_file` check the command line and scenario files; `common` starts the router on a temp SQLite file; `router` (sign-in, gate, roles, audit,
 //! export, health, metrics, the LHC and LMS actions), `time_travel`, `gslb`, `autoscale` and `dns` (the
 //! ADNS responder over real sockets) drive it; `simulate`, `simulate_pinned`, `shutdown` (SIGTERM
-//! with live streams open) and `durable` (kill -9, then resume) and `postgres` (the same on PostgreSQL, and the refusals of an unusable database) run the real binary.
+//! with live streams open) and `durable` (kill -9, then resume) and `postgres` (the same on PostgreSQL, and the refusals of an unusable database) run the real binary;
+//! `replicas` runs two consoles on one PostgreSQL database (a follower, then kill -9 of the leader).
 
 // The router embeds the whole UI's view types (as in the binary, see server/src/main.rs).
 #![recursion_limit = "512"]
@@ -19,6 +20,7 @@ mod dns;
 mod durable;
 mod gslb;
 mod postgres;
+mod replicas;
 mod router;
 mod scenario_file;
 mod shutdown;

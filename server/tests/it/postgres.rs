@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use crate::common::process::{add_operator, post_form, serve, sign_in, switchyard};
 
 /// A fresh database on the test cluster, or `None` (said on stderr) outside `make test`.
-fn scratch(prefix: &str) -> Option<String> {
+pub(crate) fn scratch(prefix: &str) -> Option<String> {
     let Ok(admin) = std::env::var("SWITCHYARD_TEST_POSTGRES_URL") else {
         eprintln!("skipped: SWITCHYARD_TEST_POSTGRES_URL is not set (make test sets it)");
         return None;
@@ -28,17 +28,17 @@ fn on_store<T>(url: &str, look: impl AsyncFnOnce(&services::Store) -> T) -> T {
 }
 
 /// What a run left in a PostgreSQL database.
-struct Stored {
-    runs: i64,
+pub(crate) struct Stored {
+    pub runs: i64,
     /// The texts of olga's notes, in the order they were stored.
-    notes: Vec<String>,
+    pub notes: Vec<String>,
     /// How many events, and the highest number.
-    numbered: (i64, Option<i64>),
+    pub numbered: (i64, Option<i64>),
     /// The latest instant of an event.
-    last_t: Option<i64>,
+    pub last_t: Option<i64>,
 }
 
-fn stored(url: &str) -> Stored {
+pub(crate) fn stored(url: &str) -> Stored {
     on_store(url, async |store| {
         let pool = store.postgres_pool().expect("a PostgreSQL store");
         let runs = sqlx::query_scalar("SELECT COUNT(*) FROM runs")
@@ -68,8 +68,8 @@ fn stored(url: &str) -> Stored {
     })
 }
 
-/// `serve` with `url`: its exit status and what it printed on stderr.
-fn refused(url: &str) -> (Option<i32>, String) {
+/// `serve` with `url` and `extra` arguments: its exit status and what it printed on stderr.
+fn refused(url: &str, extra: &[&str]) -> (Option<i32>, String) {
     let out = switchyard()
         .args([
             "serve",
@@ -79,6 +79,7 @@ fn refused(url: &str) -> (Option<i32>, String) {
             "--database-url",
             url,
         ])
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -143,7 +144,7 @@ fn a_database_that_cannot_be_used_stops_the_start_with_one_line_and_status_2() {
         cases.push((format!("{base}/no_such_database"), "does not exist"));
     }
     for (url, want) in cases {
-        let (status, stderr) = refused(&url);
+        let (status, stderr) = refused(&url, &[]);
         assert_eq!(status, Some(2), "{url}: {stderr}");
         assert_eq!(
             stderr.trim_end().lines().count(),
@@ -184,8 +185,8 @@ fn on_postgres_acknowledged_notes_survive_kill_9_and_the_run_resumes() {
     child.wait().expect("reaped");
 
     let (mut again, addr) = serve(&url, &["--resume", "paused"]);
-    // One console leads a PostgreSQL database: a second one is refused, nothing written.
-    let (status, stderr) = refused(&url);
+    // One console leads a PostgreSQL database: a second one cannot start a new run.
+    let (status, stderr) = refused(&url, &["--new-run"]);
     assert_eq!(status, Some(2), "{stderr}");
     assert!(
         stderr.contains("another Switchyard console leads this database"),

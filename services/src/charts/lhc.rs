@@ -6,6 +6,7 @@ use engine::lhc::series::{registration_point, state_band, RegistrationPoint, Sta
 use super::{details, t_ms};
 use crate::error::Result;
 use crate::history::{latest_in_time_order, recent_events, EventFilter, StoredEvent};
+use crate::rollups;
 
 /// Points read back per series (the latest ones).
 pub const CHART_POINTS: i64 = 2_000;
@@ -39,7 +40,8 @@ pub async fn rl_history(
     };
     let changes = latest_in_time_order(store, &series("rl.ha_state"), CHART_POINTS).await?;
     let states = state_band(changes.iter().map(|r| (t_ms(r.t_ms), details(&r.details))));
-    let registrations = latest_in_time_order(store, &series("registrations"), CHART_POINTS)
+    // The recent per-minute counts, and hourly rollups before them.
+    let registrations = rollups::with_rollups(store, &series("registrations"), CHART_POINTS)
         .await?
         .iter()
         .filter_map(|r| registration_point(t_ms(r.t_ms), &details(&r.details)))

@@ -5,7 +5,8 @@ use engine::lms::series::{load_sample, placement_row, LoadSample, PlacementRow};
 
 use super::{details, t_ms};
 use crate::error::Result;
-use crate::history::{latest_in_time_order, recent_events, EventFilter, StoredEvent};
+use crate::history::{recent_events, EventFilter, StoredEvent};
+use crate::rollups;
 
 /// Samples read back for the chart (the latest ones).
 pub const SAMPLES: i64 = 600;
@@ -43,7 +44,8 @@ pub async fn server_history(
         details_contains: Some(format!("\"{host}\":{{")),
         ..base.clone()
     };
-    let samples = latest_in_time_order(store, &sampled, SAMPLES)
+    // The recent samples, and hourly rollups (each server's last load of the hour) before.
+    let samples = rollups::with_rollups(store, &sampled, SAMPLES)
         .await?
         .iter()
         .filter_map(|r| {

@@ -4,10 +4,13 @@
 //! [`RuntimeHandle`] only: commands over a channel, status through a `watch`, so nothing on a
 //! request path waits for the engines to compute.
 
+mod announce;
+mod follower;
 pub mod inputs;
 pub mod pacing;
 mod resume;
 mod task;
+pub mod upkeep;
 pub mod writer;
 
 use std::collections::BTreeMap;
@@ -22,6 +25,9 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use crate::error::{Result, ServiceError};
 use crate::history::{self, Run};
 use crate::journal::AuditRow;
+pub use crate::replica::ReplicaRole;
+use crate::retention::Retention;
+pub use follower::follow;
 use inputs::Played;
 pub use resume::resume;
 
@@ -67,6 +73,13 @@ pub struct ClockStatus {
     pub lag_ms: u64,
     /// When the next thing is due, if anything is.
     pub next_due_ms: Option<u64>,
+    /// Whether this console leads the run or follows it.
+    pub role: ReplicaRole,
+    /// Journal entries played so far (by a follower: replayed).
+    pub journal_entries: u64,
+    /// A follower's lag: wall-clock milliseconds between the leader's sending the clock mark
+    /// this copy has reached and now (0 on the leader).
+    pub follower_lag_ms: u64,
 }
 
 /// An input that changes the run; the task journals it before answering.
@@ -85,6 +98,8 @@ enum Command {
         input: Input,
         actor: Option<String>,
         audit: Option<AuditRow>,
+        /// The inbox row the input came from (accepted by a follower; see `announce`).
+        inbox: Option<i64>,
         reply: oneshot::Sender<Result<(Played, ClockStatus)>>,
     },
     Query(QueryJob),
@@ -126,6 +141,36 @@ impl PendingAudit {
 
 /// A read-only look at the simulation, run on the runtime task between ticks.
 type QueryJob = Box<dyn FnOnce(&Simulation) + Send>;
+
+/// The runtime task's ends of the channels its handles use. A follower's task hands them to
+/// the leader's task it becomes when it takes the lead, so every handle goes on working.
+pub(crate) struct Wiring {
+    /// For the leader's inbox pump (weak: the task ends when the last handle goes).
+    commands: mpsc::WeakSender<Command>,
+    status: watch::Sender<ClockStatus>,
+    live: broadcast::Sender<Arc<Event>>,
+}
+
+/// Makes the channels of a new runtime task whose first status is `status`.
+fn wire(status: ClockStatus, run: Run) -> (Wiring, mpsc::Receiver<Command>, RuntimeHandle) {
+    let (commands, command_rx) = mpsc::channel(64);
+    let (live, _) = broadcast::channel(LIVE_BUFFER);
+    let (status_tx, status_rx) = watch::channel(status);
+    let wiring = Wiring {
+        commands: commands.downgrade(),
+        status: status_tx,
+        live: live.clone(),
+    };
+    let handle = RuntimeHandle {
+        commands,
+        status: status_rx,
+        live,
+        run: Arc::new(run),
+        stopping: Arc::new(watch::channel(false).0),
+        audit: None,
+    };
+    (wiring, command_rx, handle)
+}
 
 /// The handle requests use to talk to the runtime. Cheap to clone.
 #[derive(Clone)]
@@ -193,6 +238,7 @@ impl RuntimeHandle {
             input,
             actor: actor.map(str::to_owned),
             audit: audit.clone(),
+            inbox: None,
             reply,
         };
         let outcome = match self.commands.send(command).await {
@@ -286,16 +332,19 @@ impl RuntimeHandle {
 }
 
 /// How the runtime keeps a run durable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuntimeOptions {
     /// Simulated time between two snapshots (one is also taken at the start and at shutdown).
     pub snapshot_every: SimDuration,
+    /// How long each engine's raw events are kept (the leader's upkeep, [`upkeep`]).
+    pub retention: Retention,
 }
 
 impl Default for RuntimeOptions {
     fn default() -> Self {
         RuntimeOptions {
             snapshot_every: DEFAULT_SNAPSHOT_EVERY,
+            retention: Retention::default(),
         }
     }
 }

@@ -41,7 +41,79 @@ pub async fn resume(
     speed: Option<Speed>,
     options: RuntimeOptions,
 ) -> Result<RuntimeHandle> {
-    let from = match snapshots::latest(&store, run.id, None).await? {
+    let rebuilt = rebuild(&store, scenario, &run).await?;
+    let speed = speed.or(rebuilt.speed).unwrap_or(start_speed);
+    task::spawn(store, run, rebuilt.sim, speed, rebuilt.resumed, options).await
+}
+
+/// A run rebuilt from the store, every event it produced stored.
+pub(super) struct Rebuilt {
+    pub sim: Simulation,
+    pub resumed: Resumed,
+    /// The speed the last speed change left (if any).
+    pub speed: Option<Speed>,
+}
+
+/// Rebuilds `run` from its latest snapshot and journal, and writes the events the replay
+/// produced that are not stored yet (the last moments before a crash).
+pub(super) async fn rebuild(store: &Store, scenario: &Scenario, run: &Run) -> Result<Rebuilt> {
+    let from = latest_snapshot(store, scenario, run).await?;
+    let entries = journal::read(store, run.id, from.journal_seq).await?;
+    let (stored_seq, stored_t) = history::stored_extent(store, run.id).await?;
+    let journaled = from.journal_seq + entries.len() as u64;
+    let first_missing = stored_seq.map_or(0, |s| s + 1);
+    let replayed = tokio::task::spawn_blocking(move || {
+        replay(from, &entries, first_missing, stored_t.unwrap_or(0))
+    })
+    .await
+    .map_err(|e| ServiceError::Internal(format!("replay failed: {e}")))??;
+    history::insert_events(store, run.id, replayed.first_missing, &replayed.missing).await?;
+    tracing::info!(
+        run = run.id,
+        journal = journaled,
+        events = replayed.events,
+        restored = replayed.missing.len(),
+        t_ms = replayed.sim.now().as_millis(),
+        "run resumed"
+    );
+    Ok(Rebuilt {
+        sim: replayed.sim,
+        resumed: Resumed {
+            events: replayed.events,
+            per_engine: replayed.per_engine,
+            journal: journaled,
+        },
+        speed: replayed.speed,
+    })
+}
+
+/// A follower's first copy of `run`: its latest snapshot, the journal after it, and the
+/// clock advanced to the latest stored event (read before the journal, so that every entry
+/// that took effect before that event is among those read). Nothing is written.
+pub(super) async fn copy(store: &Store, scenario: &Scenario, run: &Run) -> Result<Rebuilt> {
+    let (_, stored_t) = history::stored_extent(store, run.id).await?;
+    let from = latest_snapshot(store, scenario, run).await?;
+    let entries = journal::read(store, run.id, from.journal_seq).await?;
+    let journaled = from.journal_seq + entries.len() as u64;
+    let replayed = tokio::task::spawn_blocking(move || {
+        replay(from, &entries, u64::MAX, stored_t.unwrap_or(0))
+    })
+    .await
+    .map_err(|e| ServiceError::Internal(format!("replay failed: {e}")))??;
+    Ok(Rebuilt {
+        sim: replayed.sim,
+        resumed: Resumed {
+            events: replayed.events,
+            per_engine: replayed.per_engine,
+            journal: journaled,
+        },
+        speed: replayed.speed,
+    })
+}
+
+/// The latest snapshot of `run`, or its start rebuilt from the scenario and seed.
+async fn latest_snapshot(store: &Store, scenario: &Scenario, run: &Run) -> Result<Restored> {
+    Ok(match snapshots::latest(store, run.id, None).await? {
         Some(restored) => restored,
         None => Restored {
             id: 0,
@@ -52,41 +124,17 @@ pub async fn resume(
             per_engine: BTreeMap::new(),
             speed: None,
         },
-    };
-    let entries = journal::read(&store, run.id, from.journal_seq).await?;
-    let (stored_seq, stored_t) = history::stored_extent(&store, run.id).await?;
-    let journaled = from.journal_seq + entries.len() as u64;
-    let replayed = tokio::task::spawn_blocking(move || {
-        replay(from, &entries, stored_seq, stored_t.unwrap_or(0))
     })
-    .await
-    .map_err(|e| ServiceError::Internal(format!("replay failed: {e}")))??;
-    history::insert_events(&store, run.id, replayed.first_missing, &replayed.missing).await?;
-    tracing::info!(
-        run = run.id,
-        journal = journaled,
-        events = replayed.events,
-        restored = replayed.missing.len(),
-        t_ms = replayed.sim.now().as_millis(),
-        "run resumed"
-    );
-    let speed = speed.or(replayed.speed).unwrap_or(start_speed);
-    let resumed = Resumed {
-        events: replayed.events,
-        per_engine: replayed.per_engine,
-        journal: journaled,
-    };
-    task::spawn(store, run, replayed.sim, speed, resumed, options).await
 }
 
-/// Replays `entries` (the journal after the snapshot `from`) and advances to `stored_t`.
+/// Replays `entries` (the journal after the snapshot `from`) and advances to `stored_t`;
+/// keeps the events numbered from `first_missing` on (none with `u64::MAX`).
 fn replay(
     from: Restored,
     entries: &[Journaled],
-    stored_seq: Option<u64>,
+    first_missing: u64,
     stored_t: u64,
 ) -> Result<Replayed> {
-    let first_missing = stored_seq.map_or(0, |s| s + 1);
     let mut out = Replayed {
         sim: from.sim,
         events: from.event_seq,

@@ -12,16 +12,18 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
+use super::announce;
 use super::inputs::{self, Played};
 use super::pacing::Pacer;
 use super::writer::{self, JournalWrite, Persist};
 use super::{
-    ClockStatus, Command, Input, RuntimeHandle, RuntimeOptions, IDLE_JUMP, JOURNAL_QUEUE,
-    LIVE_BUFFER, MAX_SPEED_BUDGET, MAX_SPEED_EVENTS, PERSIST_QUEUE, SNAPSHOT_MIN_WALL, TICK,
+    ClockStatus, Command, Input, ReplicaRole, RuntimeHandle, RuntimeOptions, Wiring, IDLE_JUMP,
+    JOURNAL_QUEUE, MAX_SPEED_BUDGET, MAX_SPEED_EVENTS, PERSIST_QUEUE, SNAPSHOT_MIN_WALL, TICK,
 };
 use crate::error::{Result, ServiceError};
 use crate::history::Run;
 use crate::journal::{AuditRow, Entry, Journaled};
+use crate::replica::inbox::{Answer, Answered};
 use crate::snapshots::SnapshotRow;
 use crate::telemetry;
 
@@ -45,71 +47,32 @@ pub(super) async fn spawn(
     resumed: Resumed,
     options: RuntimeOptions,
 ) -> Result<RuntimeHandle> {
-    let (journal, journal_rx) = mpsc::channel(JOURNAL_QUEUE);
-    let connections = writer::Connections::open(store, journal_rx).await?;
-    let sim_now = sim.now().as_millis();
-    let (persist_tx, persist_rx) = mpsc::channel(PERSIST_QUEUE);
-    // Everything before `resumed.events` is stored (a resume writes what was lost first).
-    let persisted = Arc::new(AtomicU64::new(resumed.events));
-    let writer = tokio::spawn(writer::run(
-        connections,
-        run.id,
-        resumed.events,
-        persist_rx,
-        persisted.clone(),
-    ));
-    let (commands, command_rx) = mpsc::channel(64);
-    let (live, _) = broadcast::channel(LIVE_BUFFER);
-    let status = ClockStatus {
+    let status = leader_status(&run, &sim, speed, &resumed);
+    let (wiring, commands, handle) = super::wire(status, run.clone());
+    let task = Task::lead(store, run, sim, speed, resumed, options, wiring).await?;
+    tokio::spawn(task.run(commands));
+    Ok(handle)
+}
+
+/// The status of a leader's task as it starts.
+fn leader_status(run: &Run, sim: &Simulation, speed: Speed, resumed: &Resumed) -> ClockStatus {
+    ClockStatus {
         run_id: run.id,
         scenario: run.scenario.clone(),
         t_ms: sim.now().as_millis(),
         speed,
         events_total: resumed.events,
         events_persisted: resumed.events,
-        per_engine: resumed.per_engine,
+        per_engine: resumed.per_engine.clone(),
         lag_ms: 0,
         next_due_ms: sim.next_due().map(SimTime::as_millis),
-    };
-    let (status_tx, status_rx) = watch::channel(status.clone());
-    let task = Task {
-        sim,
-        speed,
-        pacer: Pacer::default(),
-        run_id: run.id,
-        journal,
-        journal_seq: resumed.journal,
-        halted: None,
-        dns_pending: Vec::new(),
-        snapshot_every: options.snapshot_every.as_millis().max(1),
-        // A new run is snapshotted before its first input (t = 0); a resumed one after the
-        // interval.
-        next_snapshot_ms: if resumed.events == 0 && resumed.journal == 0 {
-            0
-        } else {
-            sim_now.saturating_add(options.snapshot_every.as_millis())
-        },
-        last_snapshot: Instant::now(),
-        persist: Some(persist_tx),
-        unsent: Vec::new(),
-        persisted,
-        writer: Some(writer),
-        live: live.clone(),
-        status: status_tx,
-        snapshot: status,
-    };
-    tokio::spawn(task.run(command_rx));
-    Ok(RuntimeHandle {
-        commands,
-        status: status_rx,
-        live,
-        run: Arc::new(run),
-        stopping: Arc::new(watch::channel(false).0),
-        audit: None,
-    })
+        role: ReplicaRole::Leader,
+        journal_entries: resumed.journal,
+        follower_lag_ms: 0,
+    }
 }
 
-struct Task {
+pub(super) struct Task {
     sim: Simulation,
     speed: Speed,
     pacer: Pacer,
@@ -141,7 +104,71 @@ struct Task {
 }
 
 impl Task {
-    async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+    /// The leader's task for `run` on `sim`, on the channels of `wiring`: opens the
+    /// persistence task's connections and spawns it; on PostgreSQL also the clock marks for
+    /// followers and the pump of their inputs ([`super::announce`]). Run it with [`Task::run`].
+    pub(super) async fn lead(
+        store: Store,
+        run: Run,
+        sim: Simulation,
+        speed: Speed,
+        resumed: Resumed,
+        options: RuntimeOptions,
+        wiring: Wiring,
+    ) -> Result<Task> {
+        let (journal, journal_rx) = mpsc::channel(JOURNAL_QUEUE);
+        let connections = writer::Connections::open(store.clone(), journal_rx).await?;
+        let sim_now = sim.now().as_millis();
+        let (persist_tx, persist_rx) = mpsc::channel(PERSIST_QUEUE);
+        // Everything before `resumed.events` is stored (a resume writes what was lost first).
+        let persisted = Arc::new(AtomicU64::new(resumed.events));
+        let writer = tokio::spawn(writer::run(
+            connections,
+            run.id,
+            resumed.events,
+            persist_rx,
+            persisted.clone(),
+        ));
+        let status = leader_status(&run, &sim, speed, &resumed);
+        wiring.status.send_replace(status.clone());
+        announce::start(&store, run.id, &wiring);
+        tokio::spawn(super::upkeep::run(
+            store.clone(),
+            run.id,
+            wiring.status.subscribe(),
+            options.retention.clone(),
+        ));
+        metrics::gauge!(telemetry::LEADER).set(1.0);
+        metrics::gauge!(telemetry::FOLLOWER_LAG_SECONDS).set(0.0);
+        Ok(Task {
+            sim,
+            speed,
+            pacer: Pacer::default(),
+            run_id: run.id,
+            journal,
+            journal_seq: resumed.journal,
+            halted: None,
+            dns_pending: Vec::new(),
+            snapshot_every: options.snapshot_every.as_millis().max(1),
+            // A new run is snapshotted before its first input (t = 0); a resumed one after
+            // the interval.
+            next_snapshot_ms: if resumed.events == 0 && resumed.journal == 0 {
+                0
+            } else {
+                sim_now.saturating_add(options.snapshot_every.as_millis())
+            },
+            last_snapshot: Instant::now(),
+            persist: Some(persist_tx),
+            unsent: Vec::new(),
+            persisted,
+            writer: Some(writer),
+            live: wiring.live,
+            status: wiring.status,
+            snapshot: status,
+        })
+    }
+
+    pub(super) async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         let mut ticker = tokio::time::interval(TICK);
         ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let mut last = Instant::now();
@@ -290,9 +317,10 @@ impl Task {
                 input,
                 actor,
                 audit,
+                inbox,
                 reply,
             } => {
-                let (outcome, events) = self.input(input, actor, audit).await;
+                let (outcome, events) = self.input(input, actor, audit, inbox).await;
                 let _ = reply.send(outcome);
                 // Handed on after the answer, when the queue has room (see `run`): neither
                 // this answer nor the next input waits for the queue of events to store.
@@ -306,14 +334,16 @@ impl Task {
         }
     }
 
-    /// Plays an input, journals it (with the request's audit row) and only then publishes its
-    /// events and answers: an answer means the input is durable. Returns the answer and the
-    /// events to hand on to the persistence task.
+    /// Plays an input, journals it (with the request's audit row, and the answer to the
+    /// inbox row it came from) and only then publishes its events and answers: an answer
+    /// means the input is durable. Returns the answer and the events to hand on to the
+    /// persistence task.
     async fn input(
         &mut self,
         input: Input,
         actor: Option<String>,
         audit: Option<AuditRow>,
+        inbox: Option<i64>,
     ) -> (Result<(Played, ClockStatus)>, Vec<Event>) {
         if let Some(why) = &self.halted {
             return (Err(ServiceError::Internal(why.clone())), Vec::new());
@@ -349,7 +379,11 @@ impl Task {
             Entry::Speed { to, .. } => Some(to),
             _ => None,
         };
-        if matches!(row.entry, Entry::Dns { .. }) {
+        let answered = match inbox.map(|id| answered(id, &played, row.seq)).transpose() {
+            Ok(answered) => answered,
+            Err(e) => return (Err(e), Vec::new()),
+        };
+        if matches!(row.entry, Entry::Dns { .. }) && answered.is_none() {
             // Group commit: a DNS answer does not wait for the disk. The queries are journaled
             // (in order) before any event that follows them is handed on, so a stored event
             // never depends on a query the journal lacks.
@@ -357,7 +391,7 @@ impl Task {
         } else {
             let mut rows = std::mem::take(&mut self.dns_pending);
             rows.push(row);
-            if let Err(e) = self.write_journal(rows, audit.as_ref()).await {
+            if let Err(e) = self.write_journal(rows, audit.as_ref(), answered).await {
                 return (Err(e), Vec::new());
             }
         }
@@ -377,6 +411,7 @@ impl Task {
         &mut self,
         rows: Vec<Journaled>,
         audit: Option<&AuditRow>,
+        answered: Option<Answered>,
     ) -> Result<()> {
         if rows.is_empty() {
             return Ok(());
@@ -386,6 +421,7 @@ impl Task {
         let write = JournalWrite {
             rows,
             audit: audit.cloned(),
+            answered,
             reply,
         };
         let committed = match self.journal.send(write).await {
@@ -460,7 +496,7 @@ impl Task {
     /// is handed on).
     async fn flush_dns(&mut self) -> Result<()> {
         let rows = std::mem::take(&mut self.dns_pending);
-        self.write_journal(rows, None).await
+        self.write_journal(rows, None, None).await
     }
 
     fn publish_status(&mut self) {
@@ -468,6 +504,7 @@ impl Task {
         self.snapshot.speed = self.speed;
         self.snapshot.next_due_ms = self.sim.next_due().map(SimTime::as_millis);
         self.snapshot.events_persisted = self.persisted.load(Ordering::Relaxed);
+        self.snapshot.journal_entries = self.journal_seq;
         metrics::gauge!(telemetry::SIM_TIME_MS).set(self.snapshot.t_ms as f64);
         self.status.send_replace(self.snapshot.clone());
     }
@@ -524,11 +561,24 @@ impl Task {
     }
 }
 
+/// The answer to inbox row `id` for an input journaled as entry `seq` that `played`.
+fn answered(id: i64, played: &Played, seq: u64) -> Result<Answered> {
+    let answer = Answer::Applied {
+        events: played.events.clone(),
+        resolution: played.resolution.clone(),
+        journal_seq: seq,
+    };
+    Ok(Answered {
+        id,
+        answer: answer.encode()?,
+    })
+}
+
 /// Runs `work` (a slice of engine computation, a few milliseconds) without holding up the
 /// other tasks of this worker: on the multi-threaded runtime the worker's queue moves to
 /// another thread for the time of it, so the persistence task woken by the last slice, or a
 /// request, never waits for the engines.
-fn compute<T>(work: impl FnOnce() -> T) -> T {
+pub(super) fn compute<T>(work: impl FnOnce() -> T) -> T {
     use tokio::runtime::{Handle, RuntimeFlavor};
     match Handle::try_current().map(|h| h.runtime_flavor()) {
         Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),

@@ -21,6 +21,7 @@ use tokio::time::{timeout_at, Instant};
 
 use crate::error::{Result, ServiceError};
 use crate::journal::{self, AuditRow, Journaled};
+use crate::replica::inbox::Answered;
 use crate::snapshots::{self, SnapshotRow};
 use crate::store::{on_conn, Conn, EventRows, Store};
 use crate::telemetry;
@@ -56,6 +57,8 @@ pub struct JournalWrite {
     pub rows: Vec<Journaled>,
     /// The audit row of the request that made the input.
     pub audit: Option<AuditRow>,
+    /// The answer to the inbox row the input came from (accepted by a follower).
+    pub answered: Option<Answered>,
     /// Where the outcome goes.
     pub reply: oneshot::Sender<Result<()>>,
 }
@@ -72,16 +75,27 @@ pub struct JournalWriter {
 
 impl JournalWriter {
     async fn commit(&mut self, run_id: i64, write: JournalWrite) {
-        let mut outcome =
-            journal::append(&mut self.conn, run_id, &write.rows, write.audit.as_ref()).await;
+        let mut outcome = journal::append(
+            &mut self.conn,
+            run_id,
+            &write.rows,
+            write.audit.as_ref(),
+            write.answered.as_ref(),
+        )
+        .await;
         // A connection lost (the database restarted, a network cut) is opened again once; if
         // the database still does not answer, the input is refused, never acknowledged.
         if matches!(outcome, Err(ServiceError::Unavailable(_))) {
             if let Ok(conn) = self.store.journal_connection().await {
                 self.conn = conn;
-                outcome =
-                    journal::append(&mut self.conn, run_id, &write.rows, write.audit.as_ref())
-                        .await;
+                outcome = journal::append(
+                    &mut self.conn,
+                    run_id,
+                    &write.rows,
+                    write.audit.as_ref(),
+                    write.answered.as_ref(),
+                )
+                .await;
             }
         }
         // The runtime may be gone (stopping); nothing then waits for the outcome.
@@ -322,19 +336,13 @@ impl EventStore {
         (taken, stored)
     }
 
-    /// Opens the events connection again, trying every [`RECONNECT_EVERY`] until the
-    /// database answers. Journal writes that arrive meanwhile are refused at once (their
-    /// inputs are not acknowledged), so a request never waits for the outage to end.
+    /// Waits [`RECONNECT_EVERY`], then opens the events connection again, and so on until the
+    /// database answers. Waiting first keeps a database that accepts connections but refuses
+    /// writes (e.g. while it recovers) from being retried in a tight loop. Journal writes that
+    /// arrive meanwhile are committed or refused at once (their inputs are not acknowledged),
+    /// so a request never waits for the outage to end.
     async fn reconnect(&mut self, journal: &mut JournalWriter) {
         loop {
-            match self.db.events_connection().await {
-                Ok(conn) => {
-                    tracing::info!("database back: events are stored again");
-                    self.conn = conn;
-                    return;
-                }
-                Err(e) => tracing::debug!(error = %e, "database still unavailable"),
-            }
             let wait = tokio::time::sleep(RECONNECT_EVERY);
             tokio::pin!(wait);
             loop {
@@ -344,6 +352,14 @@ impl EventStore {
                         journal.commit(self.run_id, write).await;
                     }
                 }
+            }
+            match self.db.events_connection().await {
+                Ok(conn) => {
+                    tracing::info!("database answers again: events are stored again");
+                    self.conn = conn;
+                    return;
+                }
+                Err(e) => tracing::debug!(error = %e, "database still unavailable"),
             }
         }
     }

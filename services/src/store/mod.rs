@@ -59,15 +59,24 @@ pub enum Lead {
     Sole,
     /// A PostgreSQL database: the advisory lock is held.
     Held(Box<postgres::Leadership>),
+    /// A PostgreSQL database led by another console: this one follows, and takes the lead
+    /// when the lock is free ([`postgres::Candidate::acquire`]).
+    Candidate(postgres::Candidate),
 }
 
 impl Lead {
-    /// Resolves (with the reason) when the lead is lost for good; never for SQLite. See
+    /// Resolves (with the reason) when the lead is lost for good; never for SQLite. A
+    /// candidate first waits for the lead, calls `taken`, then watches it like a leader. See
     /// [`postgres::Leadership::lost`].
-    pub async fn lost(self) -> String {
+    pub async fn lost(self, taken: impl FnOnce()) -> String {
         match self {
             Lead::Sole => std::future::pending().await,
             Lead::Held(leadership) => (*leadership).lost().await,
+            Lead::Candidate(candidate) => {
+                let leadership = candidate.acquire().await;
+                taken();
+                leadership.lost().await
+            }
         }
     }
 }
@@ -186,6 +195,18 @@ impl Store {
         })
     }
 
+    /// Takes the lead if it is free, or becomes a [`Lead::Candidate`] (PostgreSQL) while
+    /// another console holds it.
+    pub async fn lead_or_follow(&self) -> Result<Lead> {
+        Ok(match &self.db {
+            Db::Sqlite(_) => Lead::Sole,
+            Db::Postgres(pool) => match postgres::lead_or_candidate(pool).await? {
+                Ok(leadership) => Lead::Held(Box::new(leadership)),
+                Err(candidate) => Lead::Candidate(candidate),
+            },
+        })
+    }
+
     /// A connection of its own for the action journal: every commit on it is durable before
     /// it returns (SQLite `synchronous = FULL`; PostgreSQL `synchronous_commit = on`).
     pub async fn journal_connection(&self) -> Result<Conn> {
@@ -207,7 +228,8 @@ impl Store {
 }
 
 /// Writing a batch of a run's events in the dialect's fastest form (SQLite: multi-row
-/// `INSERT`s; PostgreSQL: one `INSERT … SELECT FROM UNNEST` of arrays). Implemented by both
+/// `INSERT`s; PostgreSQL: `COPY` for new events, `INSERT … SELECT FROM UNNEST` of arrays for
+/// those a resume writes again). Implemented by both
 /// connection types, so the persistence task's transaction loop is written once.
 #[allow(async_fn_in_trait)] // crate-private: every caller uses a concrete connection type.
 pub(crate) trait EventRows {
@@ -274,12 +296,7 @@ impl EventRows for PgConnection {
         run_id: i64,
         events: &[engine::Event],
     ) -> Result<()> {
-        match postgres::time_span(events) {
-            Some((from, to)) => {
-                postgres::ensure_partitions(self, partitions, run_id, from, to).await
-            }
-            None => Ok(()),
-        }
+        postgres::ensure_partitions(self, partitions, run_id, events).await
     }
 
     async fn insert_event_rows(
@@ -301,7 +318,8 @@ impl EventRows for PgConnection {
     }
 }
 
-/// The scheme of a URL (`sqlite` of `sqlite://x.db`), lower-cased.
+/// The scheme of a URL (`sqlite` of `sqlite://x.db`), as written (schemes are compared
+/// exactly: `SQLITE://` is refused like any unknown scheme).
 fn scheme(url: &str) -> Option<&str> {
     let (scheme, _) = url.split_once(':')?;
     let valid = !scheme.is_empty()

@@ -2,11 +2,13 @@
 //! `migrations/postgres/` applied, and what only PostgreSQL has — the events table
 //! partitioned by run and by spans of simulated time, bulk inserts of whole arrays.
 //!
-//! Partitions: `events` is partitioned by list of `run_id` (`events_r<run>`), and each run's
-//! table by range of `t_ms` in spans of [`PARTITION_SPAN_MS`] (`events_r<run>_<k>` holds
-//! `[k × span, (k + 1) × span)`). A page's query names its run, so PostgreSQL reads one run's
-//! tables only; time filters and retention touch whole spans. The writer creates a span's
-//! table the first time an event falls in it ([`ensure_partitions`]).
+//! Partitions: `events` is partitioned by list of `run_id` (`ev_<run>`), each run's table by
+//! list of `engine` (`ev_<run>_<engine>`), and each engine's by range of `t_ms` in spans of
+//! [`PARTITION_SPAN_MS`] (`ev_<run>_<engine>_<k>` holds `[k × span, (k + 1) × span)`). A
+//! page's query names its run, so PostgreSQL reads one run's tables only; an engine filter
+//! reads one engine's; time filters touch whole spans, and retention drops them
+//! ([`drop_spans_before`]). The writer creates a table the first time an event falls in it
+//! ([`ensure_partitions`]).
 
 use std::collections::HashSet;
 use std::str::FromStr;
@@ -158,9 +160,81 @@ impl Leadership {
     }
 }
 
+/// A connection of its own for the lock. The server gives up on it ~5 s after its client
+/// stops answering (a network cut: TCP keepalive and user timeout), so the lock passes to a
+/// follower within seconds rather than after the system's default two hours.
+async fn lock_connection(options: &PgConnectOptions) -> Result<PgConnection> {
+    let options = options.clone().options([
+        ("tcp_keepalives_idle", "2"),
+        ("tcp_keepalives_interval", "1"),
+        ("tcp_keepalives_count", "3"),
+        ("tcp_user_timeout", "5000"),
+    ]);
+    Ok(options.connect().await?)
+}
+
+/// A console waiting for the lead of a database another console leads.
+#[derive(Debug)]
+pub struct Candidate {
+    options: PgConnectOptions,
+}
+
+impl Candidate {
+    /// Waits until this console holds the lock: at once when the leader's lock connection
+    /// ends (the server grants it to the first waiter), whatever happens to the database
+    /// meanwhile (it tries again every [`LEAD_CHECK_EVERY`]).
+    pub async fn acquire(self) -> Leadership {
+        loop {
+            match lock_connection(&self.options).await {
+                Ok(mut conn) => {
+                    let waited = sqlx::query("SELECT pg_advisory_lock($1)")
+                        .bind(LEADER_LOCK_KEY)
+                        .execute(&mut conn)
+                        .await;
+                    match waited {
+                        Ok(_) => {
+                            return Leadership {
+                                conn,
+                                options: self.options,
+                            }
+                        }
+                        Err(e) => tracing::debug!(error = %e, "waiting for the lead failed"),
+                    }
+                }
+                Err(e) => tracing::debug!(error = %e, "cannot wait for the lead yet"),
+            }
+            tokio::time::sleep(LEAD_CHECK_EVERY).await;
+        }
+    }
+}
+
+/// How long [`lead_or_candidate`] tries for the lock before it follows: a console restarted
+/// right after it died may arrive before the server has seen its old connection close.
+pub const FOLLOW_AFTER: Duration = Duration::from_secs(1);
+
+/// Takes the lead of the database at `pool` if no other console holds it (trying for
+/// [`FOLLOW_AFTER`]), or returns a [`Candidate`] for it.
+pub async fn lead_or_candidate(
+    pool: &PgPool,
+) -> Result<std::result::Result<Leadership, Candidate>> {
+    let options = (*pool.connect_options())
+        .clone()
+        .application_name("switchyard leader");
+    let give_up = tokio::time::Instant::now() + FOLLOW_AFTER;
+    loop {
+        if let Some(conn) = take_lock(&options).await? {
+            return Ok(Ok(Leadership { conn, options }));
+        }
+        if tokio::time::Instant::now() >= give_up {
+            return Ok(Err(Candidate { options }));
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
 /// A connection of its own that holds the lock, or `None` when another one holds it.
 async fn take_lock(options: &PgConnectOptions) -> Result<Option<PgConnection>> {
-    let mut conn = options.clone().connect().await?;
+    let mut conn = lock_connection(options).await?;
     let won: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
         .bind(LEADER_LOCK_KEY)
         .fetch_one(&mut conn)
@@ -206,7 +280,7 @@ pub async fn lead(pool: &PgPool) -> Result<Leadership> {
     };
     Err(ServiceError::invalid(
         "database-url",
-        format!("another Switchyard console leads this database{who}: one console per PostgreSQL database for now"),
+        format!("another Switchyard console leads this database{who}: --new-run needs the lead (without it, this console follows the leader's run)"),
     ))
 }
 
@@ -241,21 +315,26 @@ pub async fn events_connection(pool: &PgPool) -> Result<PgConnection> {
     own_connection(pool, "off").await
 }
 
-/// The spans of events tables known to exist, per run (`(run, span)`; span −1 is the run's
-/// own table). Shared by the clones of a store.
+/// The events tables known to exist (by name). Shared by the clones of a store.
 #[derive(Debug, Default)]
 pub struct Partitions {
-    made: Mutex<HashSet<(i64, i64)>>,
+    made: Mutex<HashSet<String>>,
 }
 
 impl Partitions {
-    fn known(&self, key: (i64, i64)) -> bool {
-        self.made.lock().map(|m| m.contains(&key)).unwrap_or(false)
+    fn known(&self, table: &str) -> bool {
+        self.made.lock().map(|m| m.contains(table)).unwrap_or(false)
     }
 
-    fn remember(&self, key: (i64, i64)) {
+    fn remember(&self, table: String) {
         if let Ok(mut made) = self.made.lock() {
-            made.insert(key);
+            made.insert(table);
+        }
+    }
+
+    fn forget(&self, table: &str) {
+        if let Ok(mut made) = self.made.lock() {
+            made.remove(table);
         }
     }
 }
@@ -265,44 +344,112 @@ fn span_of(t_ms: u64) -> i64 {
     i64::try_from(t_ms / PARTITION_SPAN_MS).unwrap_or(i64::MAX - 1)
 }
 
-/// Makes sure the tables that hold `run_id`'s events from `from_ms` to `to_ms` exist.
-/// Outside any transaction: each `CREATE` commits on its own.
+/// The table of run `run_id`'s events of `engine` (an engine's name: lower-case ASCII).
+fn engine_table(run_id: i64, engine: &str) -> String {
+    format!("ev_{run_id}_{engine}")
+}
+
+/// Makes sure the tables that hold `events` of `run_id` exist. Outside any transaction:
+/// each `CREATE` commits on its own.
 pub async fn ensure_partitions(
     conn: &mut PgConnection,
     partitions: &Partitions,
     run_id: i64,
-    from_ms: u64,
-    to_ms: u64,
+    events: &[Event],
 ) -> Result<()> {
-    if !partitions.known((run_id, -1)) {
-        sqlx::query(&format!(
-            "CREATE TABLE IF NOT EXISTS events_r{run_id} PARTITION OF events \
-             FOR VALUES IN ({run_id}) PARTITION BY RANGE (t_ms)"
-        ))
-        .execute(&mut *conn)
-        .await?;
-        partitions.remember((run_id, -1));
-    }
-    for span in span_of(from_ms)..=span_of(to_ms) {
-        if partitions.known((run_id, span)) {
-            continue;
+    // (engine, first span, last span) of the batch.
+    let mut spans: Vec<(&'static str, i64, i64)> = Vec::new();
+    for e in events {
+        let (engine, k) = (e.engine.as_str(), span_of(e.t_ms));
+        match spans.iter_mut().find(|(name, ..)| *name == engine) {
+            Some((_, low, high)) => {
+                *low = (*low).min(k);
+                *high = (*high).max(k);
+            }
+            None => spans.push((engine, k, k)),
         }
-        let low = i128::from(span) * i128::from(PARTITION_SPAN_MS);
-        let high = low + i128::from(PARTITION_SPAN_MS);
-        let high = if high > i128::from(i64::MAX) {
-            "MAXVALUE".to_owned()
-        } else {
-            high.to_string()
-        };
-        sqlx::query(&format!(
-            "CREATE TABLE IF NOT EXISTS events_r{run_id}_{span} PARTITION OF events_r{run_id} \
-             FOR VALUES FROM ({low}) TO ({high})"
-        ))
-        .execute(&mut *conn)
-        .await?;
-        partitions.remember((run_id, span));
+    }
+    let run_table = format!("ev_{run_id}");
+    for (engine, first, last) in spans {
+        if !partitions.known(&run_table) {
+            sqlx::query(&format!(
+                "CREATE TABLE IF NOT EXISTS {run_table} PARTITION OF events \
+                 FOR VALUES IN ({run_id}) PARTITION BY LIST (engine)"
+            ))
+            .execute(&mut *conn)
+            .await?;
+            partitions.remember(run_table.clone());
+        }
+        let engine_table = engine_table(run_id, engine);
+        if !partitions.known(&engine_table) {
+            sqlx::query(&format!(
+                "CREATE TABLE IF NOT EXISTS {engine_table} PARTITION OF {run_table} \
+                 FOR VALUES IN ('{engine}') PARTITION BY RANGE (t_ms)"
+            ))
+            .execute(&mut *conn)
+            .await?;
+            partitions.remember(engine_table.clone());
+        }
+        for span in first..=last {
+            let table = format!("{engine_table}_{span}");
+            if partitions.known(&table) {
+                continue;
+            }
+            let low = i128::from(span) * i128::from(PARTITION_SPAN_MS);
+            let high = low + i128::from(PARTITION_SPAN_MS);
+            let high = if high > i128::from(i64::MAX) {
+                "MAXVALUE".to_owned()
+            } else {
+                high.to_string()
+            };
+            sqlx::query(&format!(
+                "CREATE TABLE IF NOT EXISTS {table} PARTITION OF {engine_table} \
+                 FOR VALUES FROM ({low}) TO ({high})"
+            ))
+            .execute(&mut *conn)
+            .await?;
+            partitions.remember(table);
+        }
     }
     Ok(())
+}
+
+/// Drops the spans of run `run_id`'s events of `engine` that end at or before `before_ms`
+/// (retention: whole tables go, no row is deleted one by one). Returns how many it dropped.
+pub async fn drop_spans_before(
+    pool: &PgPool,
+    partitions: &Partitions,
+    run_id: i64,
+    engine: &str,
+    before_ms: u64,
+) -> Result<u64> {
+    let parent = engine_table(run_id, engine);
+    let children: Vec<String> = sqlx::query_scalar(
+        "SELECT c.relname::text FROM pg_inherits i \
+         JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent \
+         WHERE p.relname = $1",
+    )
+    .bind(&parent)
+    .fetch_all(pool)
+    .await?;
+    let mut dropped = 0;
+    for child in children {
+        let Some(span) = child
+            .strip_prefix(&format!("{parent}_"))
+            .and_then(|k| k.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        let end = span.saturating_add(1).saturating_mul(PARTITION_SPAN_MS);
+        if end <= before_ms {
+            sqlx::query(&format!("DROP TABLE IF EXISTS {child}"))
+                .execute(pool)
+                .await?;
+            partitions.forget(&child);
+            dropped += 1;
+        }
+    }
+    Ok(dropped)
 }
 
 /// Inserts `events` (numbered from `first_seq`) in one statement of arrays; an event stored
@@ -398,13 +545,6 @@ pub async fn copy_event_rows(
     }
     copy.finish().await?;
     Ok(())
-}
-
-/// The (first, last) instants of a batch of events, in the order they were produced.
-pub(crate) fn time_span(events: &[Event]) -> Option<(u64, u64)> {
-    let first = events.iter().map(|e| e.t_ms).min()?;
-    let last = events.iter().map(|e| e.t_ms).max()?;
-    Some((first, last))
 }
 
 #[cfg(test)]
