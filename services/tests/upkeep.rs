@@ -27,6 +27,18 @@ fn registrations(i: u64) -> Event {
     )
 }
 
+/// A run with forty days of registration counts stored.
+async fn forty_days(store: &Store) -> history::Run {
+    let run = history::create_run(store, "demo", 1, None)
+        .await
+        .expect("run");
+    let events: Vec<Event> = (0..SAMPLES).map(registrations).collect();
+    history::insert_events(store, run.id, 0, &events)
+        .await
+        .expect("insert");
+    run
+}
+
 async fn raw_count(store: &Store, run_id: i64) -> i64 {
     let filter = EventFilter {
         run_id,
@@ -53,13 +65,7 @@ fn chart_filter(run_id: i64) -> EventFilter {
 async fn hourly_rollups_feed_the_charts_and_retention_removes_only_what_is_rolled_up() {
     for (store, _dir) in stores().await {
         let d = store.dialect();
-        let run = history::create_run(&store, "demo", 1, None)
-            .await
-            .expect("run");
-        let events: Vec<Event> = (0..SAMPLES).map(registrations).collect();
-        history::insert_events(&store, run.id, 0, &events)
-            .await
-            .expect("insert");
+        let run = forty_days(&store).await;
         let now = SAMPLES * 10 * MINUTE;
 
         // Retention of a week for the LHC engine; rounds as the leader runs them.
@@ -129,13 +135,7 @@ async fn hourly_rollups_feed_the_charts_and_retention_removes_only_what_is_rolle
 async fn retention_waits_for_the_rollups() {
     for (store, _dir) in stores().await {
         let d = store.dialect();
-        let run = history::create_run(&store, "demo", 1, None)
-            .await
-            .expect("run");
-        let events: Vec<Event> = (0..SAMPLES).map(registrations).collect();
-        history::insert_events(&store, run.id, 0, &events)
-            .await
-            .expect("insert");
+        let run = forty_days(&store).await;
         // Nothing rolled up yet: a retention of one day removes nothing.
         let before = services::retention::cutoff(SAMPLES * 10 * MINUTE, 1, 0);
         let (deleted, dropped) = services::retention::expire(&store, run.id, "lhc", before)

@@ -159,6 +159,8 @@ impl Follower {
                 taken = async { promote.as_mut().expect("guarded").await }, if promote.is_some() => {
                     promote = None;
                     if taken.is_ok() {
+                        // The clock marks heard from now on are this console's own.
+                        drop(marks);
                         return self.lead(commands).await;
                     }
                 }

@@ -60,23 +60,38 @@ pub(super) async fn rebuild(store: &Store, scenario: &Scenario, run: &Run) -> Re
     let from = latest_snapshot(store, scenario, run).await?;
     let entries = journal::read(store, run.id, from.journal_seq).await?;
     let (stored_seq, stored_t) = history::stored_extent(store, run.id).await?;
-    let journaled = from.journal_seq + entries.len() as u64;
     let first_missing = stored_seq.map_or(0, |s| s + 1);
+    let (rebuilt, replayed) = replay_off_thread(from, entries, first_missing, stored_t).await?;
+    history::insert_events(store, run.id, replayed.first_missing, &replayed.missing).await?;
+    tracing::info!(
+        run = run.id,
+        journal = rebuilt.resumed.journal,
+        events = rebuilt.resumed.events,
+        restored = replayed.missing.len(),
+        t_ms = rebuilt.sim.now().as_millis(),
+        "run resumed"
+    );
+    Ok(rebuilt)
+}
+
+/// [`replay`] on a blocking thread; the rebuilt run, and what was missing.
+async fn replay_off_thread(
+    from: Restored,
+    entries: Vec<Journaled>,
+    first_missing: u64,
+    stored_t: Option<u64>,
+) -> Result<(Rebuilt, Missing)> {
+    let journaled = from.journal_seq + entries.len() as u64;
     let replayed = tokio::task::spawn_blocking(move || {
         replay(from, &entries, first_missing, stored_t.unwrap_or(0))
     })
     .await
     .map_err(|e| ServiceError::Internal(format!("replay failed: {e}")))??;
-    history::insert_events(store, run.id, replayed.first_missing, &replayed.missing).await?;
-    tracing::info!(
-        run = run.id,
-        journal = journaled,
-        events = replayed.events,
-        restored = replayed.missing.len(),
-        t_ms = replayed.sim.now().as_millis(),
-        "run resumed"
-    );
-    Ok(Rebuilt {
+    let missing = Missing {
+        first_missing: replayed.first_missing,
+        missing: replayed.missing,
+    };
+    let rebuilt = Rebuilt {
         sim: replayed.sim,
         resumed: Resumed {
             events: replayed.events,
@@ -84,7 +99,14 @@ pub(super) async fn rebuild(store: &Store, scenario: &Scenario, run: &Run) -> Re
             journal: journaled,
         },
         speed: replayed.speed,
-    })
+    };
+    Ok((rebuilt, missing))
+}
+
+/// The events a replay produced that are not stored yet.
+struct Missing {
+    first_missing: u64,
+    missing: Vec<Event>,
 }
 
 /// A follower's first copy of `run`: its latest snapshot, the journal after it, and the
@@ -94,21 +116,8 @@ pub(super) async fn copy(store: &Store, scenario: &Scenario, run: &Run) -> Resul
     let (_, stored_t) = history::stored_extent(store, run.id).await?;
     let from = latest_snapshot(store, scenario, run).await?;
     let entries = journal::read(store, run.id, from.journal_seq).await?;
-    let journaled = from.journal_seq + entries.len() as u64;
-    let replayed = tokio::task::spawn_blocking(move || {
-        replay(from, &entries, u64::MAX, stored_t.unwrap_or(0))
-    })
-    .await
-    .map_err(|e| ServiceError::Internal(format!("replay failed: {e}")))??;
-    Ok(Rebuilt {
-        sim: replayed.sim,
-        resumed: Resumed {
-            events: replayed.events,
-            per_engine: replayed.per_engine,
-            journal: journaled,
-        },
-        speed: replayed.speed,
-    })
+    let (rebuilt, _) = replay_off_thread(from, entries, u64::MAX, stored_t).await?;
+    Ok(rebuilt)
 }
 
 /// The latest snapshot of `run`, or its start rebuilt from the scenario and seed.

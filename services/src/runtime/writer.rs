@@ -75,31 +75,28 @@ pub struct JournalWriter {
 
 impl JournalWriter {
     async fn commit(&mut self, run_id: i64, write: JournalWrite) {
-        let mut outcome = journal::append(
+        let mut outcome = self.append(run_id, &write).await;
+        // A connection lost (the database restarted, a network cut) is opened again once; if
+        // the database still does not answer, the input is refused, never acknowledged.
+        if matches!(outcome, Err(ServiceError::Unavailable(_))) {
+            if let Ok(conn) = self.store.journal_connection().await {
+                self.conn = conn;
+                outcome = self.append(run_id, &write).await;
+            }
+        }
+        // The runtime may be gone (stopping); nothing then waits for the outcome.
+        let _ = write.reply.send(outcome);
+    }
+
+    async fn append(&mut self, run_id: i64, write: &JournalWrite) -> Result<()> {
+        journal::append(
             &mut self.conn,
             run_id,
             &write.rows,
             write.audit.as_ref(),
             write.answered.as_ref(),
         )
-        .await;
-        // A connection lost (the database restarted, a network cut) is opened again once; if
-        // the database still does not answer, the input is refused, never acknowledged.
-        if matches!(outcome, Err(ServiceError::Unavailable(_))) {
-            if let Ok(conn) = self.store.journal_connection().await {
-                self.conn = conn;
-                outcome = journal::append(
-                    &mut self.conn,
-                    run_id,
-                    &write.rows,
-                    write.audit.as_ref(),
-                    write.answered.as_ref(),
-                )
-                .await;
-            }
-        }
-        // The runtime may be gone (stopping); nothing then waits for the outcome.
-        let _ = write.reply.send(outcome);
+        .await
     }
 
     /// Commits every journal write waiting now.
