@@ -2,8 +2,8 @@
 # Runs a command beside a throwaway PostgreSQL cluster, then removes the cluster:
 #   scripts/with-postgres.sh cargo test ...
 # initdb into a temporary folder, pg_ctl start on a free loopback port, the command run with
-# SWITCHYARD_TEST_POSTGRES_URL set (a superuser URL: tests create a database each), the
-# cluster stopped and its folder deleted however the command ends. Needs Debian's
+# SWITCHYARD_TEST_POSTGRES_URL set (a superuser URL with its password: tests create a
+# database each), the cluster stopped and its folder deleted however the command ends. Needs Debian's
 # `postgresql` package (scripts/ensure-tools.sh --postgres installs it). As root, the server
 # runs as the package's `postgres` user (initdb refuses root).
 # The cluster runs with fsync=off (it is thrown away) unless SWITCHYARD_PG_DURABLE=1, which
@@ -42,7 +42,11 @@ stop() {
 }
 trap stop EXIT
 
-"${as_owner[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 \
+# Connections over TCP need the password (so a wrong one can be tested); the socket trusts.
+password=$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')
+echo "$password" > "$dir/pw"
+"${as_owner[@]}" "$bin/initdb" -D "$dir/data" --auth-local=trust --auth-host=scram-sha-256 \
+  --pwfile="$dir/pw" -U postgres -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 1; }
 settings="-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300"
 if [ "${SWITCHYARD_PG_DURABLE:-0}" != 1 ]; then
@@ -54,7 +58,7 @@ fi
 "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "$settings" \
   start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
 
-export SWITCHYARD_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres"
+export SWITCHYARD_TEST_POSTGRES_URL="postgres://postgres:$password@127.0.0.1:$port/postgres"
 echo "==> throwaway PostgreSQL cluster on 127.0.0.1:$port" >&2
 status=0
 "$@" || status=$?

@@ -48,6 +48,14 @@ while [ $(( $(date +%s) - started )) -lt "$seconds" ]; do
   echo "$t $rss ${persisted:-0} ${stored:-0}" >> "$work/rss"
 done
 for c in $(seq 1 "$clients"); do wait "${pids[$(( c + 1 ))]}" 2>/dev/null || true; done
+# Whole pages over HTTP at the size the run reached (the clock still at max).
+pages=(/ /lhc /lhc/rl-paris /lms /gslb /autoscale /history "/history?engine=lhc" "/history?engine=lms&kind=session.placed")
+: > "$work/pages"
+for page in "${pages[@]}"; do
+  for _ in $(seq 1 20); do
+    curl -s -o /dev/null -b "$cookie" -w "$page %{http_code} %{time_total}\n" "$base$page" >> "$work/pages"
+  done
+done
 stream_bytes=$(wc -c < "$work/stream")
 cat "$work"/client-* > "$work/all"
 echo "soak on $store: ${seconds} s at max, $clients clients on the overview, one live stream ($stream_bytes bytes received)"
@@ -68,3 +76,10 @@ awk -v rssfile="$work/rss" '
     printf "end vs start: %.0f %% of the rate of minute 2 (%.1f vs %.1f requests/s); RSS %+.1f %% after the first minute; %d errors\n",
       100 * n[lastfull] / n[first], n[lastfull] / 60, n[first] / 60, 100 * (rss[lastfull] - rss[0]) / rss[0], errors
   }' "$work/all"
+total=$(curl -s "$base/metrics" | awk '/^switchyard_events_persisted_total/ { print $2 }')
+echo "whole pages over HTTP at ${total:-?} stored events (20 loads each, clock at max), p50 / p95 / status:"
+for page in "${pages[@]}"; do
+  grep -F "$page " "$work/pages" | awk -v p="$page" '$1 == p { t[++n] = $3 * 1000; if ($2 != 200) bad++ } END {
+    for (a = 2; a <= n; a++) { v = t[a]; b = a - 1; while (b > 0 && t[b] > v) { t[b + 1] = t[b]; b-- } t[b + 1] = v }
+    printf "  %-40s %7.1f / %7.1f ms  %s\n", p, t[int(n * 0.5) + 1], t[int(n * 0.95) + 1], (bad ? bad " not 200" : "all 200") }'
+done

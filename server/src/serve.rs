@@ -158,7 +158,8 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     }
     println!(
         "Scenario “{}” ({origin}), seed {seed}, clock at {speed}; database {}",
-        scenario.scenario.name, args.database_url
+        scenario.scenario.name,
+        services::store::redacted(&args.database_url)
     );
     let status = runtime.status();
     match opened {

@@ -142,6 +142,13 @@ fn a_database_that_cannot_be_used_stops_the_start_with_one_line_and_status_2() {
         ));
         let (base, _) = newer_pg.rsplit_once('/').expect("url");
         cases.push((format!("{base}/no_such_database"), "does not exist"));
+        // The test cluster asks for the password over TCP.
+        let (user, rest) = newer_pg.split_once('@').expect("url");
+        let (scheme_user, _) = user.rsplit_once(':').expect("a password in the URL");
+        cases.push((
+            format!("{scheme_user}:wrong-password@{rest}"),
+            "password authentication failed",
+        ));
     }
     for (url, want) in cases {
         let (status, stderr) = refused(&url, &[]);

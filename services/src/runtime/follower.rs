@@ -156,7 +156,12 @@ impl Follower {
                     }
                     None => return,
                 },
-                taken = async { promote.as_mut().expect("guarded").await }, if promote.is_some() => {
+                taken = async {
+                    match promote.as_mut() {
+                        Some(promote) => promote.await,
+                        None => std::future::pending().await,
+                    }
+                }, if promote.is_some() => {
                     promote = None;
                     if taken.is_ok() {
                         // The clock marks heard from now on are this console's own.

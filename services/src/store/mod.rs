@@ -318,6 +318,20 @@ impl EventRows for PgConnection {
     }
 }
 
+/// `url` with its password (if any) replaced by `***`, for logs and start-up lines.
+pub fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let Some((userinfo, host)) = rest.rsplit_once('@') else {
+        return url.to_owned();
+    };
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_owned(),
+    }
+}
+
 /// The scheme of a URL (`sqlite` of `sqlite://x.db`), as written (schemes are compared
 /// exactly: `SQLITE://` is refused like any unknown scheme).
 fn scheme(url: &str) -> Option<&str> {
@@ -363,6 +377,23 @@ pub(crate) fn to_i64(v: u64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passwords_never_reach_a_log_line() {
+        let cases = [
+            (
+                "postgres://sy:s3cret@db:5432/sy",
+                "postgres://sy:***@db:5432/sy",
+            ),
+            ("postgres://sy:p@ss@db/sy", "postgres://sy:***@db/sy"),
+            ("postgres://sy@db/sy", "postgres://sy@db/sy"),
+            ("sqlite://data/switchyard.db", "sqlite://data/switchyard.db"),
+            ("no scheme", "no scheme"),
+        ];
+        for (url, shown) in cases {
+            assert_eq!(redacted(url), shown, "{url}");
+        }
+    }
 
     #[test]
     fn the_scheme_chooses_the_store() {
