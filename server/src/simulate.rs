@@ -131,6 +131,9 @@ pub fn run_inner(args: &SimulateArgs, out: &mut impl Write) -> Result<(), Failur
 
 /// Records a headless run through the same persistence task as the server.
 struct Recorder {
+    /// Held while recording: no console leads the database meanwhile (PostgreSQL). First, so
+    /// that it is dropped while the async runtime still runs.
+    _lead: services::store::Lead,
     runtime: tokio::runtime::Runtime,
     batches: Option<tokio::sync::mpsc::Sender<services::runtime::writer::Persist>>,
     writer: Option<tokio::task::JoinHandle<()>>,
@@ -144,10 +147,15 @@ impl Recorder {
             .enable_all()
             .build()
             .map_err(|e| Failure::Database(format!("cannot start the async runtime: {e}")))?;
-        let (batches, writer) = runtime
+        let (batches, writer, lead) = runtime
             .block_on(async {
                 let store = services::Store::connect(url).await?;
+                // On PostgreSQL a recording is refused while a console leads the database
+                // (its writer would share the run numbering with the live one's partitions).
+                let lead = store.lead().await?;
                 let run = services::history::create_run(&store, scenario, seed, None).await?;
+                // A recording is never resumed as a console's own run.
+                services::history::end_run(&store, run.id).await?;
                 let (tx, rx) = tokio::sync::mpsc::channel(PENDING_CHUNKS);
                 // A simulation takes no inputs: its journal side has no sender.
                 let connections = services::runtime::writer::Connections::open(
@@ -162,13 +170,14 @@ impl Recorder {
                     rx,
                     std::sync::Arc::default(),
                 ));
-                Ok::<_, services::ServiceError>((tx, writer))
+                Ok::<_, services::ServiceError>((tx, writer, lead))
             })
             .map_err(|e| Failure::Database(e.to_string()))?;
         Ok(Recorder {
             runtime,
             batches: Some(batches),
             writer: Some(writer),
+            _lead: lead,
         })
     }
 

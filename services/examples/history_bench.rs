@@ -154,7 +154,7 @@ fn sqlite3_import(dir: &std::path::Path, rows: u64, total: u64) -> Outcome<f64> 
     })?;
     let script = format!(
         // The file is in WAL mode already (the console's migrations made it).
-        "PRAGMA synchronous = NORMAL;\n\
+        ".timeout 10000\nPRAGMA synchronous = NORMAL;\n\
          CREATE TEMP TABLE staging (run_id, seq, t_ms, engine, subject, kind, details);\n\
          BEGIN;\n.import --csv {} staging\n\
          INSERT INTO events (run_id, seq, t_ms, engine, subject, kind, details) \

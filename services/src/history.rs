@@ -97,6 +97,17 @@ pub async fn end_unfinished_runs(store: &Store) -> Result<()> {
     Ok(())
 }
 
+/// Closes run `run_id`: a recording (`simulate --database-url`) is closed as it starts, so
+/// that a console never resumes it as its own.
+pub async fn end_run(store: &Store, run_id: i64) -> Result<()> {
+    on_pool!(store, pool => sqlx::query("UPDATE runs SET ended_at = $1 WHERE id = $2")
+        .bind(now_text())
+        .bind(run_id)
+        .execute(pool)
+        .await.map(|_| ()))?;
+    Ok(())
+}
+
 /// The number and instant of the last stored event of a run (`None`s when it has none).
 pub async fn stored_extent(store: &Store, run_id: i64) -> Result<(Option<u64>, Option<u64>)> {
     // The last event is the latest in (time, number) order: events are produced in time order.

@@ -161,6 +161,13 @@ fn simulate_can_record_the_run_in_sqlite() {
         .expect("rt")
         .block_on(async {
             let pool = services::Store::connect(&url).await.expect("db");
+            let unfinished = services::history::unfinished_run(&pool)
+                .await
+                .expect("runs");
+            assert!(
+                unfinished.is_none(),
+                "a recording is closed: a console never resumes it as its own"
+            );
             sqlx::query_scalar("SELECT COUNT(*) FROM events")
                 .fetch_one(sqlite(&pool))
                 .await
