@@ -374,6 +374,38 @@ async fn read_events(
     newest_first: bool,
     limit: i64,
 ) -> Result<Vec<StoredEvent>> {
+    // On PostgreSQL a read down from the newest events first looks at the latest two spans
+    // of simulated time only: without a lower bound, every span's partition of the run would
+    // open an index scan (hundreds after a long run at `max`). It reads the whole run only
+    // when those spans hold fewer than `limit` rows.
+    if let (Some(pool), true, None) = (store.postgres_pool(), newest_first, filter.from_ms) {
+        let below = place.map(|c| c.t_ms).map(|t| u64::try_from(t).unwrap_or(0));
+        let below = match (below, filter.to_ms) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(from) = store::postgres::recent_spans_start(pool, filter.run_id, below).await? {
+            let bounded = EventFilter {
+                from_ms: Some(from),
+                ..filter.clone()
+            };
+            let rows = read_unbounded(store, &bounded, place, newest_first, limit).await?;
+            if rows.len() as i64 >= limit {
+                return Ok(rows);
+            }
+        }
+    }
+    read_unbounded(store, filter, place, newest_first, limit).await
+}
+
+/// [`read_events`] as asked.
+async fn read_unbounded(
+    store: &Store,
+    filter: &EventFilter,
+    place: Option<Cursor>,
+    newest_first: bool,
+    limit: i64,
+) -> Result<Vec<StoredEvent>> {
     let dialect = store.dialect();
     Ok(on_pool!(store, pool => {
         let mut q = builder(pool, select_events(dialect));

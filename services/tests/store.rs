@@ -496,3 +496,47 @@ async fn sessions_have_a_table_on_either_store() {
         );
     }
 }
+
+#[tokio::test]
+async fn newest_first_reads_are_whole_over_many_spans_of_time() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let run = history::create_run(&store, "demo", 1, None)
+            .await
+            .expect("run");
+        // Ten events in each of six 30-day spans (on PostgreSQL, six partitions per engine),
+        // and one lonely event far later: a read bounded to the latest spans finds too few.
+        let day = 86_400_000;
+        let mut events: Vec<Event> = (0..60)
+            .map(|i| ev((i / 10) * 30 * day + (i % 10) * day, "rl-a", "k"))
+            .collect();
+        events.push(ev(400 * day, "rl-a", "k"));
+        history::insert_events(&store, run.id, 0, &events)
+            .await
+            .expect("insert");
+        let all = EventFilter {
+            run_id: run.id,
+            ..Default::default()
+        };
+        let want = |n: usize| -> Vec<i64> {
+            let mut t: Vec<i64> = events.iter().map(|e| e.t_ms as i64).collect();
+            t.reverse();
+            t.truncate(n);
+            t
+        };
+        for limit in [1, 5, 25, 61, 100] {
+            let rows = history::recent_events(&store, &all, limit)
+                .await
+                .expect("read");
+            assert_eq!(times(&rows), want(limit as usize), "{d:?}: newest {limit}");
+        }
+        // Down from a place in the middle of the run.
+        let page = history::page(&store, &all, PageAt::Newest, 15)
+            .await
+            .expect("page");
+        let older = history::page(&store, &all, PageAt::Older(page.older.expect("older")), 15)
+            .await
+            .expect("older page");
+        assert_eq!(times(&older.rows), want(30)[15..].to_vec(), "{d:?}");
+    }
+}

@@ -414,6 +414,35 @@ pub async fn ensure_partitions(
     Ok(())
 }
 
+/// The start of the span before the latest span of run `run_id` that holds events (at or
+/// before `below_ms` when given), or `None` when that is the run's start anyway: a lower
+/// bound that prunes a newest-first read to two spans per engine (see
+/// `history::read_events`). Reads the catalog, not the events.
+pub async fn recent_spans_start(
+    pool: &PgPool,
+    run_id: i64,
+    below_ms: Option<u64>,
+) -> Result<Option<u64>> {
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT relname::text FROM pg_class WHERE relkind = 'r' AND relname LIKE $1",
+    )
+    .bind(format!("ev\\_{run_id}\\_%"))
+    .fetch_all(pool)
+    .await?;
+    let cap = below_ms.map(span_of);
+    let latest = names
+        .iter()
+        .filter_map(|n| n.rsplit('_').next()?.parse::<i64>().ok())
+        .filter(|k| cap.is_none_or(|c| *k <= c))
+        .max();
+    Ok(match latest {
+        Some(k) if k >= 2 => u64::try_from(k - 1)
+            .ok()
+            .map(|k| k.saturating_mul(PARTITION_SPAN_MS)),
+        _ => None,
+    })
+}
+
 /// Drops the spans of run `run_id`'s events of `engine` that end at or before `before_ms`
 /// (retention: whole tables go, no row is deleted one by one). Returns how many it dropped.
 pub async fn drop_spans_before(
