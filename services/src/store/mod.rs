@@ -61,7 +61,7 @@ pub enum Lead {
     Held(Box<postgres::Leadership>),
     /// A PostgreSQL database led by another console: this one follows, and takes the lead
     /// when the lock is free ([`postgres::Candidate::acquire`]).
-    Candidate(postgres::Candidate),
+    Candidate(Box<postgres::Candidate>),
 }
 
 impl Lead {
@@ -202,7 +202,7 @@ impl Store {
             Db::Sqlite(_) => Lead::Sole,
             Db::Postgres(pool) => match postgres::lead_or_candidate(pool).await? {
                 Ok(leadership) => Lead::Held(Box::new(leadership)),
-                Err(candidate) => Lead::Candidate(candidate),
+                Err(candidate) => Lead::Candidate(Box::new(candidate)),
             },
         })
     }
