@@ -7,6 +7,8 @@ use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use axum::serve::ListenerExt;
 use engine::Role;
@@ -190,6 +192,9 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         }
     });
     let announce = runtime.clone();
+    let ended = runtime.ended();
+    let runtime_failed = Arc::new(AtomicBool::new(false));
+    let failed = runtime_failed.clone();
     let server = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
@@ -201,6 +206,12 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
                 // The follower's task rebuilds the run and leads it.
                 let _ = promote.send(());
             }) => tracing::error!(%why, "stepping down: this console stops"),
+            // The runtime task died (e.g. the run could not be rebuilt when this console took
+            // the lead): stop, so that the lead is released for another console.
+            () = ended => {
+                failed.store(true, Ordering::Relaxed);
+                tracing::error!("the runtime stopped: this console stops and releases the lead");
+            }
         }
         tracing::info!("stopping: no new connections; live streams end");
         announce.begin_shutdown();
@@ -219,6 +230,11 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     let _ = dns_stop.send(());
     tracing::info!("shutting down: flushing history");
     runtime.shutdown().await;
+    if runtime_failed.load(Ordering::Relaxed) {
+        return Err(StartError::Resume(
+            "the runtime stopped (see the log above); another console may lead the run".into(),
+        ));
+    }
     Ok(())
 }
 

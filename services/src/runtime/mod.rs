@@ -313,6 +313,13 @@ impl RuntimeHandle {
         self.stopping.send_replace(true);
     }
 
+    /// Completes when the runtime task has ended: after [`RuntimeHandle::shutdown`], or
+    /// because it failed (e.g. a follower that took the lead could not rebuild the run).
+    pub fn ended(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let commands = self.commands.clone();
+        async move { commands.closed().await }
+    }
+
     /// Completes once [`RuntimeHandle::begin_shutdown`] has been called (at once if it was).
     pub fn stopping(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
         let mut announced = self.stopping.subscribe();
