@@ -104,6 +104,7 @@ async fn write(store: &Store, run: i64, from: u64, to: u64, total: u64) -> Outco
     // No inputs: the journal side has no sender.
     let connections = Connections::open(store.clone(), tokio::sync::mpsc::channel(1).1).await?;
     let persisted = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    settle();
     let started = Instant::now();
     let task = tokio::spawn(writer::run(connections, run, from, rx, persisted.clone()));
     for batch in batches {
@@ -116,6 +117,13 @@ async fn write(store: &Store, run: i64, from: u64, to: u64, total: u64) -> Outco
         return Err(format!("{stored} of {} events stored", to - from).into());
     }
     Ok(stored as f64 / started.elapsed().as_secs_f64())
+}
+
+/// Writes the page cache's dirty pages out (`sync`), so that a measured write does not share
+/// the disk and the kernel's writeback with the one measured before it.
+fn settle() {
+    // Without `sync` the figures are noisier, not wrong: a failure is not an error here.
+    let _ = std::process::Command::new("sync").status();
 }
 
 /// The `sqlite3` shell's own bulk import of the same rows into the same schema; events/s.
@@ -161,6 +169,7 @@ fn sqlite3_import(dir: &std::path::Path, rows: u64, total: u64) -> Outcome<f64> 
          SELECT run_id, seq, t_ms, engine, subject, kind, details FROM staging;\nCOMMIT;\n",
         csv_path.display()
     );
+    settle();
     let started = Instant::now();
     let mut child = std::process::Command::new("sqlite3")
         .arg(&db)

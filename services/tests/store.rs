@@ -540,3 +540,76 @@ async fn newest_first_reads_are_whole_over_many_spans_of_time() {
         assert_eq!(times(&older.rows), want(30)[15..].to_vec(), "{d:?}");
     }
 }
+
+/// The persistence task's own write path (SQLite: multi-row `INSERT`s; PostgreSQL: binary
+/// `COPY`) stores every field as it was: awkward text, a missing and a present actor, the
+/// three engines over two thirty-day spans, in transactions and statements of several sizes.
+#[tokio::test]
+async fn the_persistence_task_stores_every_field_as_it_was() {
+    use services::runtime::writer::{self, Connections, Persist};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let run = history::create_run(&store, "demo", 3, None)
+            .await
+            .expect("run")
+            .id;
+        let awkward = [
+            "plain",
+            "quote \" and 'single'",
+            "back\\slash, tab\t, new\nline, cr\r",
+            "comma, semicolon; pipe |",
+            "ünïcødé — 区域 — zonă",
+            "",
+        ];
+        let events: Vec<Event> = (0..4_500u64)
+            .map(|i| {
+                let text = awkward[i as usize % awkward.len()];
+                let engine = [EngineId::Core, EngineId::Lhc, EngineId::Lms][i as usize % 3];
+                let actor = (i % 4 == 0).then(|| format!("op-{text}"));
+                Event::new(
+                    // 1,000 s apart: 52 days, two spans of PostgreSQL's partitions.
+                    SimTime(i * 1_000_000),
+                    engine,
+                    format!("RL-{i}-{text}"),
+                    "kind.with.dots",
+                    serde_json::json!({ "text": text, "n": i, "nested": { "list": [1, "two", null] } }),
+                )
+                .with_actor(actor)
+            })
+            .collect();
+        let (tx, rx) = tokio::sync::mpsc::channel(4);
+        let connections = Connections::open(store.clone(), tokio::sync::mpsc::channel(1).1)
+            .await
+            .expect("connections");
+        let persisted = std::sync::Arc::new(AtomicU64::new(0));
+        let task = tokio::spawn(writer::run(connections, run, 0, rx, persisted.clone()));
+        for batch in events.chunks(1_700) {
+            tx.send(Persist::Events(batch.to_vec()))
+                .await
+                .expect("send");
+        }
+        drop(tx);
+        task.await.expect("writer");
+        assert_eq!(persisted.load(Ordering::Relaxed), 4_500, "{d:?}");
+
+        let all = EventFilter {
+            run_id: run,
+            ..Default::default()
+        };
+        let rows = history::events_after(&store, &all, None, 10_000)
+            .await
+            .expect("read");
+        assert_eq!(rows.len(), events.len(), "{d:?}");
+        for (row, want) in rows.iter().zip(&events) {
+            assert_eq!(row.t_ms as u64, want.t_ms, "{d:?}");
+            assert_eq!(row.engine, want.engine.as_str(), "{d:?}");
+            assert_eq!(row.subject, want.subject, "{d:?}");
+            assert_eq!(row.kind, want.kind, "{d:?}");
+            assert_eq!(row.actor, want.actor, "{d:?}");
+            let details: serde_json::Value =
+                serde_json::from_str(&row.details).expect("details are JSON");
+            assert_eq!(details, want.details, "{d:?}");
+        }
+    }
+}

@@ -250,14 +250,18 @@ pub(crate) trait EventRows {
         events: &[engine::Event],
     ) -> Result<()>;
 
-    /// Appends `events` numbered from `first_seq`, none of which is stored yet (the
-    /// persistence task's): the dialect's bulk path (PostgreSQL: `COPY`).
+    /// Appends the first events of `events`, numbered from `first_seq`, none of which is
+    /// stored yet (the persistence task's), in statements of `statement_rows` in the
+    /// dialect's bulk path (PostgreSQL: `COPY`), asking `stop` after each statement whether
+    /// to end there (a journal write waits). Returns how many it appended.
     async fn append_event_rows(
         &mut self,
         run_id: i64,
         first_seq: u64,
         events: &[engine::Event],
-    ) -> Result<()>;
+        statement_rows: usize,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<usize>;
 }
 
 impl EventRows for SqliteConnection {
@@ -284,8 +288,18 @@ impl EventRows for SqliteConnection {
         run_id: i64,
         first_seq: u64,
         events: &[engine::Event],
-    ) -> Result<()> {
-        sqlite::insert_event_rows(self, run_id, first_seq, events).await
+        statement_rows: usize,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<usize> {
+        let mut taken = 0;
+        for rows in events.chunks(statement_rows.max(1)) {
+            if taken > 0 && stop() {
+                break;
+            }
+            sqlite::insert_event_rows(self, run_id, first_seq + taken as u64, rows).await?;
+            taken += rows.len();
+        }
+        Ok(taken)
     }
 }
 
@@ -313,8 +327,10 @@ impl EventRows for PgConnection {
         run_id: i64,
         first_seq: u64,
         events: &[engine::Event],
-    ) -> Result<()> {
-        postgres::copy_event_rows(self, run_id, first_seq, events).await
+        statement_rows: usize,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<usize> {
+        postgres::copy_event_rows(self, run_id, first_seq, events, statement_rows, stop).await
     }
 }
 
