@@ -331,14 +331,25 @@ where
         q.push(" AND t_ms <= ").push_bind(store::to_i64(to));
     }
     if let Some(text) = &f.details_contains {
-        let position = match dialect {
-            Dialect::Sqlite => "instr",
-            Dialect::Postgres => "strpos",
-        };
-        q.push(format_args!(" AND {position}(details, "))
-            .push_bind(text.clone())
-            .push(") > 0");
+        push_details_contain(q, text, dialect);
     }
+}
+
+/// Adds `AND details` holds `text` (a plain substring, no pattern) to `q`.
+pub(crate) fn push_details_contain<'a, DB: Database>(
+    q: &mut QueryBuilder<'a, DB>,
+    text: &str,
+    dialect: Dialect,
+) where
+    String: Encode<'a, DB> + Type<DB>,
+{
+    let position = match dialect {
+        Dialect::Sqlite => "instr",
+        Dialect::Postgres => "strpos",
+    };
+    q.push(format_args!(" AND {position}(details, "))
+        .push_bind(text.to_owned())
+        .push(") > 0");
 }
 
 /// Adds the keyset condition and order of a page; `newest_first` reads down from `place`.

@@ -174,9 +174,9 @@ async fn write(store: &Store, run_id: i64, engine: &str, kind: &str, hours: &[Ho
 }
 
 /// A chart's points: the newest `cap` raw samples matching `filter` (engine, kind and
-/// subject set), and before the oldest of them the series' hourly rollups (at most
-/// [`CHART_HOURS`], e.g. a month), oldest first. A rollup reads as one sample at the last
-/// instant of its hour.
+/// subject set), and before the oldest of them the series' hourly rollups that match it too
+/// (at most [`CHART_HOURS`], e.g. a month), oldest first. A rollup reads as one sample at
+/// the instant of the last sample of its hour.
 pub async fn with_rollups(
     store: &Store,
     filter: &EventFilter,
@@ -193,6 +193,7 @@ pub async fn with_rollups(
         None => filter.to_ms.map_or(u64::MAX / HOUR_MS, |t| t / HOUR_MS + 1),
     };
     type Row = (i64, String, String, String, String);
+    let dialect = store.dialect();
     let rows: Vec<Row> = on_pool!(store, pool => {
         let mut q = QueryBuilder::new(
             "SELECT t_ms, engine, subject, kind, details FROM rollups WHERE run_id = ",
@@ -207,17 +208,21 @@ pub async fn with_rollups(
         if let Some(subject) = &filter.subject {
             q.push(" AND subject = ").push_bind(subject.clone());
         }
+        if let Some(from) = filter.from_ms {
+            q.push(" AND t_ms >= ").push_bind(to_i64(from));
+        }
         if let Some(to) = filter.to_ms {
             q.push(" AND t_ms <= ").push_bind(to_i64(to));
+        }
+        if let Some(text) = &filter.details_contains {
+            history::push_details_contain(&mut q, text, dialect);
         }
         q.push(" ORDER BY hour DESC LIMIT ").push_bind(CHART_HOURS);
         q.build_query_as::<Row>().fetch_all(pool).await
     })?;
-    let needle = filter.details_contains.as_deref();
     let mut points: Vec<StoredEvent> = rows
         .into_iter()
         .rev()
-        .filter(|(.., details)| needle.is_none_or(|n| details.contains(n)))
         .map(|(t_ms, engine, subject, kind, details)| StoredEvent {
             id: 0,
             t_ms,

@@ -111,6 +111,18 @@ async fn hourly_rollups_feed_the_charts_and_retention_removes_only_what_is_rolle
             hour * 6 + 5,
             "{d:?}: the hour's last count"
         );
+        // A filter on the details is applied before the month's limit: the first hour's
+        // rollup (its last sample: count 5, at 50 minutes) is found though 900 newer hours
+        // precede it.
+        let first_hour = EventFilter {
+            details_contains: Some(r#""registered":5,"#.into()),
+            ..chart_filter(run.id)
+        };
+        let points = rollups::with_rollups(&store, &first_hour, 100)
+            .await
+            .expect("chart");
+        let found: Vec<i64> = points.iter().map(|p| p.t_ms).collect();
+        assert_eq!(found, [(5 * 10 * MINUTE) as i64], "{d:?}: {points:?}");
 
         if d == Dialect::Postgres {
             let pool = store.postgres_pool().expect("pool");
