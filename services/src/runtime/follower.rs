@@ -36,8 +36,11 @@ pub const FALLBACK_AFTER: Duration = Duration::from_secs(1);
 pub const FORWARD_WAIT: Duration = Duration::from_secs(15);
 /// How long it waits more for the answer to an input the leader took.
 pub const CLAIMED_WAIT: Duration = Duration::from_secs(15);
-/// How often it looks for the answer.
+/// How soon it looks for the answer first; each look waits twice as long as the one before,
+/// up to [`ANSWER_POLL_MAX`] (an answer usually comes within a tick of the leader's clock).
 const ANSWER_POLL: Duration = Duration::from_millis(10);
+/// The longest wait between two looks for the answer.
+const ANSWER_POLL_MAX: Duration = Duration::from_millis(200);
 /// How long an answer waits for this copy to reach the input (read-your-writes).
 const SEE_OWN_INPUT: Duration = Duration::from_secs(2);
 
@@ -337,8 +340,10 @@ async fn forward(
     };
     let id = inbox::post(store, run_id, &entry, actor.as_deref(), audit.as_ref()).await?;
     let posted = Instant::now();
+    let mut poll = ANSWER_POLL;
     let answer = loop {
-        tokio::time::sleep(ANSWER_POLL).await;
+        tokio::time::sleep(poll).await;
+        poll = (poll * 2).min(ANSWER_POLL_MAX);
         if let Some(answer) = inbox::answer_of(store, id).await? {
             break answer;
         }
