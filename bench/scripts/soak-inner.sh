@@ -43,9 +43,11 @@ while [ $(( $(date +%s) - started )) -lt "$seconds" ]; do
   sleep 10
   t=$(( $(date +%s) - started ))
   rss=$(awk '/VmRSS/ { print $2 }' "/proc/$server/status")
+  # The heap and the other private memory, apart from mapped files and shared memory.
+  anon=$(awk '/RssAnon/ { print $2 }' "/proc/$server/status")
   stored=$(curl -s "$base/healthz" | grep -o '"sim_time_ms":[0-9]*' | cut -d: -f2)
   persisted=$(curl -s "$base/metrics" | awk '/^switchyard_events_persisted_total/ { print $2 }')
-  echo "$t $rss ${persisted:-0} ${stored:-0}" >> "$work/rss"
+  echo "$t $rss ${persisted:-0} ${stored:-0} ${anon:-0}" >> "$work/rss"
 done
 for c in $(seq 1 "$clients"); do wait "${pids[$(( c + 1 ))]}" 2>/dev/null || true; done
 # Whole pages over HTTP at the size the run reached (the clock still at max).
@@ -60,7 +62,7 @@ stream_bytes=$(wc -c < "$work/stream")
 cat "$work"/client-* > "$work/all"
 echo "soak on $store: ${seconds} s at max, $clients clients on the overview, one live stream ($stream_bytes bytes received)"
 awk -v rssfile="$work/rss" '
-  BEGIN { while ((getline line < rssfile) > 0) { split(line, f, " "); m = int((f[1] - 1) / 60); rss[m] = f[2]; ev[m] = f[3] } }
+  BEGIN { while ((getline line < rssfile) > 0) { split(line, f, " "); m = int((f[1] - 1) / 60); rss[m] = f[2]; ev[m] = f[3]; anon[m] = f[5] } }
   { m = int($1 / 60); n[m]++; if ($2 != 200) err[m]++; t[m, n[m]] = $3; if (m > last) last = m }
   END {
     for (i = 0; i <= last; i++) {
@@ -68,8 +70,8 @@ awk -v rssfile="$work/rss" '
       # insertion sort of the minute'"'"'s times
       for (a = 2; a <= k; a++) { v = s[a]; b = a - 1; while (b > 0 && s[b] > v) { s[b + 1] = s[b]; b-- } s[b + 1] = v }
       p50 = s[int(k * 0.5) + 1] * 1000; p95 = s[int(k * 0.95) + 1] * 1000
-      printf "minute %2d: %6.1f requests/s, overview p50 %6.1f ms p95 %6.1f ms, errors %d, RSS %6.1f MiB, events stored %d\n",
-        i + 1, k / 60, p50, p95, err[i] + 0, rss[i] / 1024, ev[i]
+      printf "minute %2d: %6.1f requests/s, overview p50 %6.1f ms p95 %6.1f ms, errors %d, RSS %6.1f MiB (anonymous %6.1f), events stored %d\n",
+        i + 1, k / 60, p50, p95, err[i] + 0, rss[i] / 1024, anon[i] / 1024, ev[i]
       errors += err[i]
     }
     first = 1; lastfull = last - (last > 1 ? 1 : 0)
