@@ -157,12 +157,48 @@ pub fn finish<T>(result: Result<T, AppError>) -> Result<T, AppError> {
     result
 }
 
-/// Only same-site paths are followed after sign-in (no open redirect).
+/// Only same-site paths are followed after sign-in (no open redirect): one leading `/`,
+/// no `//`, no backslash and no control character, as given or percent-decoded (a browser
+/// drops tabs and line breaks from a URL, so `/\t/evil.example` would lead to
+/// `//evil.example`). Anything else leads to `/`. What passes is also a valid header value.
 pub fn safe_next(next: Option<&str>) -> &str {
     match next {
-        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.contains('\\') => p,
+        Some(p) if local_path(p) && local_path(&percent_decoded(p)) => p,
         _ => "/",
     }
+}
+
+fn local_path(p: &str) -> bool {
+    p.starts_with('/')
+        && !p.starts_with("//")
+        && !p.contains('\\')
+        && !p.chars().any(char::is_control)
+}
+
+/// `text` with its `%XY` escapes decoded (invalid escapes kept as they are; bytes that are
+/// not UTF-8 shown as U+FFFD).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| bytes.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| std::str::from_utf8(hex).ok())
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -177,6 +213,24 @@ mod tests {
             (Some("//evil.example"), "/"),
             (Some("https://evil.example"), "/"),
             (Some("/\\evil.example"), "/"),
+            // Browsers drop tabs and line breaks: `//evil.example`.
+            (Some("/\t/evil.example"), "/"),
+            (Some("/\n/evil.example"), "/"),
+            (Some("/lhc\r\nSet-Cookie: x=1"), "/"),
+            (Some("/lhc\0"), "/"),
+            // The same, percent-encoded.
+            (Some("/%09/evil.example"), "/"),
+            (Some("/%2F/evil.example"), "/"),
+            (Some("/%5Cevil.example"), "/"),
+            (Some("/lhc%0d%0aSet-Cookie:%20x=1"), "/"),
+            (Some("/lhc%00"), "/"),
+            (Some(""), "/"),
+            (Some("lhc"), "/"),
+            // Escapes that decode to nothing harmful, and broken escapes, are kept.
+            (Some("/users?q=a%2Bb%26x%3D1"), "/users?q=a%2Bb%26x%3D1"),
+            (Some("/lhc/rl-paris%"), "/lhc/rl-paris%"),
+            (Some("/lhc/%zz"), "/lhc/%zz"),
+            (Some("/zone/zonă"), "/zone/zonă"),
         ];
         for (next, expected) in table {
             assert_eq!(safe_next(next), expected, "{next:?}");

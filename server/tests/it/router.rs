@@ -490,3 +490,31 @@ async fn exports_stream_every_row_in_steps_and_two_run_at_once_per_user() {
     drop((first, second));
     assert_eq!(app.get(&path, Some(&admin)).await.status(), StatusCode::OK);
 }
+
+/// The `next` of a sign-in is followed only as a local path; a value a browser would turn
+/// into another site, or that cannot be a header, leads to `/` (and never drops the
+/// connection).
+#[tokio::test]
+async fn sign_in_follows_only_local_next_paths() {
+    let app = app().await;
+    let cases = [
+        ("%2Flhc%2Frl-paris", "/lhc/rl-paris"),
+        ("%2F%09%2Fevil.example", "/"),
+        ("%2F%0A%2Fevil.example", "/"),
+        ("%2Flhc%0D%0ASet-Cookie%3A+x%3D1", "/"),
+        ("%2Flhc%00", "/"),
+        ("%2F%252F%2Fevil.example", "/"),
+        ("%2F%5Cevil.example", "/"),
+        ("https%3A%2F%2Fevil.example", "/"),
+    ];
+    for (next, want) in cases {
+        let body = format!("username=viewer&password=test-password&next={next}");
+        let response = app.post_form("/api/login", &body, None).await;
+        assert!(set_cookie(&response).is_some(), "{next}: signed in");
+        let location = response
+            .headers()
+            .get(header::LOCATION)
+            .and_then(|v| v.to_str().ok());
+        assert_eq!(location, Some(want), "{next}");
+    }
+}
