@@ -314,13 +314,17 @@ impl EventStore {
             Conn::Sqlite(_) => STATEMENT_ROWS,
             Conn::Postgres(_) => COPY_ROWS,
         };
-        let stop = || !journal.requests.is_empty();
         let stored = on_conn!(&mut self.conn, conn => async {
             conn.prepare_events(partitions, run_id, chunk).await?;
             let mut tx = conn.begin().await?;
-            taken = tx
-                .append_event_rows(run_id, first_seq, chunk, statement_rows, &stop)
-                .await?;
+            for rows in chunk.chunks(statement_rows) {
+                if taken > 0 && !journal.requests.is_empty() {
+                    break;
+                }
+                let seq = first_seq + taken as u64;
+                taken += rows.len();
+                tx.append_event_rows(run_id, seq, rows).await?;
+            }
             tx.commit().await?;
             Ok(())
         }

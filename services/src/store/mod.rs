@@ -250,18 +250,15 @@ pub(crate) trait EventRows {
         events: &[engine::Event],
     ) -> Result<()>;
 
-    /// Appends the first events of `events`, numbered from `first_seq`, none of which is
-    /// stored yet (the persistence task's), in statements of `statement_rows` in the
-    /// dialect's bulk path (PostgreSQL: `COPY`), asking `stop` after each statement whether
-    /// to end there (a journal write waits). Returns how many it appended.
+    /// Appends `events` numbered from `first_seq`, none of which is stored yet (the
+    /// persistence task's), in one statement of the dialect's bulk path (PostgreSQL: a
+    /// binary `COPY`).
     async fn append_event_rows(
         &mut self,
         run_id: i64,
         first_seq: u64,
         events: &[engine::Event],
-        statement_rows: usize,
-        stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<usize>;
+    ) -> Result<()>;
 }
 
 impl EventRows for SqliteConnection {
@@ -288,18 +285,8 @@ impl EventRows for SqliteConnection {
         run_id: i64,
         first_seq: u64,
         events: &[engine::Event],
-        statement_rows: usize,
-        stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<usize> {
-        let mut taken = 0;
-        for rows in events.chunks(statement_rows.max(1)) {
-            if taken > 0 && stop() {
-                break;
-            }
-            sqlite::insert_event_rows(self, run_id, first_seq + taken as u64, rows).await?;
-            taken += rows.len();
-        }
-        Ok(taken)
+    ) -> Result<()> {
+        sqlite::insert_event_rows(self, run_id, first_seq, events).await
     }
 }
 
@@ -327,10 +314,8 @@ impl EventRows for PgConnection {
         run_id: i64,
         first_seq: u64,
         events: &[engine::Event],
-        statement_rows: usize,
-        stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<usize> {
-        postgres::copy_event_rows(self, run_id, first_seq, events, statement_rows, stop).await
+    ) -> Result<()> {
+        postgres::copy_event_rows(self, run_id, first_seq, events).await
     }
 }
 

@@ -523,12 +523,11 @@ pub async fn insert_event_rows(
     Ok(())
 }
 
-/// Appends the first events of `events` (numbered from `first_seq`, none stored yet) with
-/// binary `COPY … FROM STDIN`s of `statement_rows`, asking `stop` after each whether to end
-/// there; returns how many it appended. PostgreSQL's bulk path, several times faster than
-/// `INSERT`s. COPY has no `ON CONFLICT`: an event stored already fails the whole statement,
-/// so this is for the persistence task, whose events are always new; a resume's missing
-/// events, which may overlap what is stored, go through [`insert_event_rows`].
+/// Appends `events` (numbered from `first_seq`, none stored yet) with one binary
+/// `COPY … FROM STDIN`: PostgreSQL's bulk path, several times faster than `INSERT`s. COPY
+/// has no `ON CONFLICT`: an event stored already fails the whole statement, so this is for
+/// the persistence task, whose events are always new; a resume's missing events, which may
+/// overlap what is stored, go through [`insert_event_rows`].
 ///
 /// Into `events`, which routes each row to its partition. Measured here and not kept: a
 /// `COPY` into each leaf partition (no routing, but five to ten statements where there was
@@ -539,26 +538,19 @@ pub async fn copy_event_rows(
     run_id: i64,
     first_seq: u64,
     events: &[Event],
-    statement_rows: usize,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Result<usize> {
-    let first_seq = super::to_i64(first_seq);
-    let mut taken = 0;
-    for rows in events.chunks(statement_rows.max(1)) {
-        if taken > 0 && stop() {
-            break;
-        }
-        let payload = copy::binary_rows(run_id, first_seq.saturating_add(taken as i64), rows);
-        let mut copy = conn.copy_in_raw(copy::STATEMENT).await?;
-        if let Err(e) = copy.send(payload).await {
-            // Ends the COPY on the server too, so the connection stays usable.
-            let _ = copy.abort(e.to_string()).await;
-            return Err(e.into());
-        }
-        copy.finish().await?;
-        taken += rows.len();
+) -> Result<()> {
+    if events.is_empty() {
+        return Ok(());
     }
-    Ok(taken)
+    let payload = copy::binary_rows(run_id, super::to_i64(first_seq), events);
+    let mut copy = conn.copy_in_raw(copy::STATEMENT).await?;
+    if let Err(e) = copy.send(payload).await {
+        // Ends the COPY on the server too, so the connection stays usable.
+        let _ = copy.abort(e.to_string()).await;
+        return Err(e.into());
+    }
+    copy.finish().await?;
+    Ok(())
 }
 
 #[cfg(test)]
