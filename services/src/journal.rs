@@ -12,7 +12,7 @@ use sqlx::QueryBuilder;
 
 use crate::error::{Result, ServiceError};
 use crate::replica::inbox::Answered;
-use crate::store::{now_text, on_conn, on_pool, to_i64, Conn, Store};
+use crate::store::{keep_prepared, now_text, on_conn, on_pool, to_i64, Conn, Store};
 
 /// One input to a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -164,7 +164,11 @@ pub async fn append(
                     .push_bind(entry.actor.clone())
                     .push_bind(at.clone());
             });
-            insert.build().execute(&mut *tx).await?;
+            insert
+                .build()
+                .persistent(keep_prepared(chunk.len(), ROWS_PER_STATEMENT))
+                .execute(&mut *tx)
+                .await?;
         }
         if let Some(audit) = audit {
             sqlx::query(

@@ -15,7 +15,7 @@ use sqlx::QueryBuilder;
 
 use crate::error::Result;
 use crate::history::{self, Cursor, EventFilter, StoredEvent};
-use crate::store::{on_pool, to_i64, Store};
+use crate::store::{keep_prepared, on_pool, to_i64, Store};
 
 /// One simulated hour.
 pub const HOUR_MS: u64 = 3_600_000;
@@ -167,7 +167,11 @@ async fn write(store: &Store, run_id: i64, engine: &str, kind: &str, hours: &[Ho
                 " ON CONFLICT (run_id, engine, kind, subject, hour) DO UPDATE SET \
                  samples = excluded.samples, t_ms = excluded.t_ms, details = excluded.details",
             );
-            q.build().execute(pool).await.map(|_| ())
+            q.build()
+                .persistent(keep_prepared(chunk.len(), ROWS_PER_STATEMENT))
+                .execute(pool)
+                .await
+                .map(|_| ())
         })?;
     }
     Ok(())

@@ -613,3 +613,70 @@ async fn the_persistence_task_stores_every_field_as_it_was() {
         }
     }
 }
+
+#[tokio::test]
+async fn multi_row_statements_of_odd_sizes_do_not_stay_prepared() {
+    use services::store::{sqlite, Conn};
+    use sqlx::Connection;
+    fn prepared(conn: &Conn) -> usize {
+        match conn {
+            Conn::Sqlite(c) => c.cached_statements_size(),
+            Conn::Postgres(c) => c.cached_statements_size(),
+        }
+    }
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let run = history::create_run(&store, "demo", 5, None)
+            .await
+            .expect("run")
+            .id;
+        // Journal appends of 1 to 40 entries: one statement text per size.
+        let mut journal_conn = store.journal_connection().await.expect("journal");
+        let mut seq = 0;
+        for size in 1..=40u64 {
+            let entries: Vec<Journaled> = (seq..seq + size)
+                .map(|s| Journaled {
+                    seq: s,
+                    t_ms: s,
+                    entry: Entry::Action(
+                        CoreAction::Note {
+                            text: format!("n{s}"),
+                        }
+                        .into(),
+                    ),
+                    actor: None,
+                })
+                .collect();
+            journal::append(&mut journal_conn, run, &entries, None, None)
+                .await
+                .expect("append");
+            seq += size;
+        }
+        let kept = prepared(&journal_conn);
+        assert!(
+            kept <= 4,
+            "{d:?}: {kept} statements stay prepared after 40 sizes"
+        );
+        assert_eq!(
+            journal::read(&store, run, 0).await.expect("read").len(),
+            820
+        );
+
+        // SQLite's multi-row event inserts, likewise.
+        if let Conn::Sqlite(mut conn) = store.events_connection().await.expect("events") {
+            let mut seq = 0;
+            for size in 1..=40u64 {
+                let events: Vec<Event> = (seq..seq + size).map(|t| ev(t, "RL", "k")).collect();
+                sqlite::insert_event_rows(&mut conn, run, seq, &events)
+                    .await
+                    .expect("insert");
+                seq += size;
+            }
+            let kept = conn.cached_statements_size();
+            assert!(
+                kept <= 2,
+                "{kept} event statements stay prepared after 40 sizes"
+            );
+        }
+    }
+}

@@ -32,9 +32,7 @@ pub const FLUSH_ROWS: usize = 5_000;
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 /// Events per transaction, at most.
 pub const CHUNK_ROWS: usize = 2_000;
-/// Events per statement on SQLite: a journal commit waits for at most one of these (and the
-/// commit of the transaction it ends).
-pub const STATEMENT_ROWS: usize = 250;
+pub use crate::store::sqlite::STATEMENT_ROWS;
 /// Events per `COPY` on PostgreSQL, where the journal has a connection and locks of its own
 /// and waits only for the persistence task to finish the statement in progress (~13 ms
 /// here): larger statements write ~25 % faster than [`STATEMENT_ROWS`].

@@ -19,6 +19,17 @@ use sqlx::{PgConnection, PgPool, SqliteConnection, SqlitePool};
 
 use crate::error::{Result, ServiceError};
 
+/// Whether a multi-row statement of `rows` rows, out of chunks of at most `full`, stays
+/// prepared on its connection. A multi-row statement's text changes with its row count, and
+/// a connection keeps up to 100 prepared statements, each holding SQLite's compiled program
+/// (tens of KiB for a few hundred rows) or a PostgreSQL server-side plan: kept for every row
+/// count a run happened to produce, they grew the console's memory steadily over a soak at
+/// `max` (docs/PERFORMANCE.md). Only the two common shapes stay prepared, one row and a full
+/// chunk; any other count is prepared, run and finalised.
+pub fn keep_prepared(rows: usize, full: usize) -> bool {
+    rows == 1 || rows == full
+}
+
 /// Which database a [`Store`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {

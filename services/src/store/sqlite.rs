@@ -108,10 +108,19 @@ pub async fn insert_event_rows(
             seq = seq.saturating_add(1);
         });
         insert.push(" ON CONFLICT (run_id, seq) DO NOTHING");
-        insert.build().execute(&mut *conn).await?;
+        insert
+            .build()
+            .persistent(super::keep_prepared(rows.len(), STATEMENT_ROWS))
+            .execute(&mut *conn)
+            .await?;
     }
     Ok(())
 }
+
+/// Events per statement of the persistence task on SQLite: a journal commit waits for at most
+/// one of these (and the commit of the transaction it ends). Statements of this size stay
+/// prepared ([`super::keep_prepared`]).
+pub const STATEMENT_ROWS: usize = 250;
 
 /// Rows per multi-row INSERT statement: 8 bound values each, 32,000 in all, under SQLite's
 /// limit of 32,766 variables.

@@ -372,12 +372,14 @@ pub async fn ensure_partitions(
         }
     }
     let run_table = format!("ev_{run_id}");
+    // Each statement below is run once per table: none stays prepared (see keep_prepared).
     for (engine, first, last) in spans {
         if !partitions.known(&run_table) {
             sqlx::query(&format!(
                 "CREATE TABLE IF NOT EXISTS {run_table} PARTITION OF events \
                  FOR VALUES IN ({run_id}) PARTITION BY LIST (engine)"
             ))
+            .persistent(false)
             .execute(&mut *conn)
             .await?;
             partitions.remember(run_table.clone());
@@ -388,6 +390,7 @@ pub async fn ensure_partitions(
                 "CREATE TABLE IF NOT EXISTS {engine_table} PARTITION OF {run_table} \
                  FOR VALUES IN ('{engine}') PARTITION BY RANGE (t_ms)"
             ))
+            .persistent(false)
             .execute(&mut *conn)
             .await?;
             partitions.remember(engine_table.clone());
@@ -408,6 +411,7 @@ pub async fn ensure_partitions(
                 "CREATE TABLE IF NOT EXISTS {table} PARTITION OF {engine_table} \
                  FOR VALUES FROM ({low}) TO ({high})"
             ))
+            .persistent(false)
             .execute(&mut *conn)
             .await?;
             partitions.remember(table);
