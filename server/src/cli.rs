@@ -11,6 +11,8 @@
 //! | `--site-root` | `SWITCHYARD_SITE_ROOT` | `target/site` |
 //! | `--log` | `SWITCHYARD_LOG` | `info` |
 //! | `--retention` | `SWITCHYARD_RETENTION` | empty: every engine keeps all its events |
+//! | `--public-url` | `SWITCHYARD_PUBLIC_URL` (comma-separated) | the listen address (and `localhost` on a loopback address) |
+//! | `--cookie-secure` | `SWITCHYARD_COOKIE_SECURE` | on when a `--public-url` is `https`, off otherwise |
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -100,6 +102,31 @@ pub struct ServeArgs {
     /// their series beyond it; runs stay resumable (journal and snapshots are kept).
     #[arg(long, env = "SWITCHYARD_RETENTION", default_value = "", value_parser = parse_retention)]
     pub retention: services::retention::Retention,
+    /// The console's public URL as browsers reach it, e.g. `https://console.example.com`
+    /// (repeatable; comma-separated in the environment). State-changing requests from any
+    /// other origin are refused (403). Default: the listen address.
+    #[arg(
+        long = "public-url",
+        env = "SWITCHYARD_PUBLIC_URL",
+        value_delimiter = ',',
+        value_parser = parse_public_url
+    )]
+    pub public_url: Vec<String>,
+    /// Marks the session cookie `Secure` (browsers then send it over HTTPS only): `true` or
+    /// `false`, the flag alone meaning `true`. Default: on when a `--public-url` is `https`.
+    #[arg(
+        long,
+        env = "SWITCHYARD_COOKIE_SECURE",
+        num_args = 0..=1,
+        default_missing_value = "true",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub cookie_secure: Option<bool>,
+}
+
+fn parse_public_url(s: &str) -> Result<String, String> {
+    crate::origin::Origins::from_urls(&[s])?;
+    Ok(s.trim().to_owned())
 }
 
 fn parse_retention(s: &str) -> Result<services::retention::Retention, String> {

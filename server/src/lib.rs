@@ -4,7 +4,7 @@
 //! Reading order: [`cli`] (every flag and its environment variable) → [`serve`] (start-up:
 //! database, first admin, scenario, runtime, listener, shutdown) → [`router`] (routes and
 //! layers; [`router::build`] is what the tests drive with `oneshot`; [`state`] what its
-//! handlers share) → [`gate`] (sign-in
+//! handlers share) → [`origin`] (state-changing requests from the console's own origins only) → [`gate`] (sign-in
 //! required) → [`live`], [`export`], [`health`] → [`dns`] (the ADNS responder) → [`simulate`] and [`users`] (the other
 //! sub-commands).
 
@@ -17,6 +17,7 @@ pub mod export;
 pub mod gate;
 pub mod health;
 pub mod live;
+pub mod origin;
 pub mod router;
 pub mod scenario_file;
 pub mod serve;

@@ -1,5 +1,6 @@
 //! The axum router: Leptos pages and server functions (with the services in their context),
-//! the plain HTTP routes, static files, and the layers (sessions, sign-in gate, metrics).
+//! the plain HTTP routes, static files, and the layers (sessions, same-origin check, sign-in
+//! gate, metrics).
 
 use std::sync::OnceLock;
 
@@ -18,8 +19,9 @@ use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
+use crate::origin::Origins;
 pub use crate::state::ServerState;
-use crate::{export, gate, health, live};
+use crate::{export, gate, health, live, origin};
 
 /// Sessions end after this long without a request.
 pub const SESSION_IDLE_HOURS: i64 = 8;
@@ -50,10 +52,41 @@ pub fn leptos_options(site_root: &str, addr: std::net::SocketAddr) -> LeptosOpti
         .build()
 }
 
-/// Builds the whole application router.
+/// The router's web-facing settings (`--public-url`, `--cookie-secure`).
+#[derive(Debug, Clone)]
+pub struct WebSettings {
+    /// Where state-changing requests may come from.
+    pub origins: Origins,
+    /// Whether the session cookie carries `Secure` (sent over HTTPS only).
+    pub cookie_secure: bool,
+}
+
+impl WebSettings {
+    /// The defaults for a console listening on `addr`: its own origin, a cookie without
+    /// `Secure`.
+    pub fn for_addr(addr: std::net::SocketAddr) -> WebSettings {
+        WebSettings {
+            origins: Origins::of_listen_addr(addr),
+            cookie_secure: false,
+        }
+    }
+}
+
+/// Builds the whole application router with the defaults of its listen address
+/// ([`WebSettings::for_addr`] of the options' `site_addr`).
 pub async fn build(
     services: Services,
     leptos_options: LeptosOptions,
+) -> Result<Router, services::ServiceError> {
+    let web = WebSettings::for_addr(leptos_options.site_addr);
+    build_with(services, leptos_options, web).await
+}
+
+/// Builds the whole application router.
+pub async fn build_with(
+    services: Services,
+    leptos_options: LeptosOptions,
+    web: WebSettings,
 ) -> Result<Router, services::ServiceError> {
     let store = services::sessions::Sessions::open(&services.store).await?;
     tokio::spawn(
@@ -66,7 +99,7 @@ pub async fn build(
         .with_name("switchyard_session")
         .with_http_only(true)
         .with_same_site(SameSite::Strict)
-        .with_secure(false)
+        .with_secure(web.cookie_secure)
         .with_expiry(Expiry::OnInactivity(CookieDuration::hours(
             SESSION_IDLE_HOURS,
         )));
@@ -75,6 +108,7 @@ pub async fn build(
         services,
         leptos_options,
         prometheus: prometheus(),
+        origins: web.origins,
         exports: Default::default(),
         routes: generate_route_list(App),
     };
@@ -96,6 +130,10 @@ pub async fn build(
         .layer(middleware::from_fn_with_state(
             state.clone(),
             gate::require_sign_in,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            origin::same_origin_only,
         ))
         .layer(sessions)
         .layer(middleware::from_fn(count_requests))

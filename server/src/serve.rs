@@ -69,6 +69,27 @@ fn init_tracing(filter: &str) {
     let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
 }
 
+/// The router's web settings from the flags: the public URLs' origins (the bound address
+/// when none is given) and the cookie's `Secure` flag (on by default behind an `https` URL).
+fn web_settings(args: &ServeArgs, local: std::net::SocketAddr) -> router::WebSettings {
+    let mut web = router::WebSettings::for_addr(local);
+    if !args.public_url.is_empty() {
+        // Each URL was checked when the command line was read.
+        match crate::origin::Origins::from_urls(&args.public_url) {
+            Ok(origins) => web.origins = origins,
+            Err(e) => tracing::error!(error = %e, "--public-url"),
+        }
+    }
+    web.cookie_secure = args.cookie_secure.unwrap_or(web.origins.any_https());
+    if local.ip().is_unspecified() && args.public_url.is_empty() {
+        tracing::warn!(
+            "listening on every address without --public-url: browsers reaching the console by a \
+             host name will have their changes refused; set --public-url to that URL"
+        );
+    }
+    web
+}
+
 /// Creates `admin` with a random password when no user exists; returns that password.
 pub async fn ensure_first_admin(
     store: &services::Store,
@@ -118,10 +139,15 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         scenario: std::sync::Arc::new(scenario.clone()),
         time_travel: Default::default(),
     };
-    let app = router::build(services, router::leptos_options(&args.site_root, args.addr)).await?;
-
     let listener = TcpListener::bind(args.addr).await?;
     let local = listener.local_addr()?;
+    let web = web_settings(&args, local);
+    let app = router::build_with(
+        services,
+        router::leptos_options(&args.site_root, local),
+        web,
+    )
+    .await?;
     let (dns_stop, dns_stopped) = tokio::sync::oneshot::channel::<()>();
     let dns = if args.no_dns {
         None

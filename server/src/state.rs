@@ -15,6 +15,8 @@ pub struct ServerState {
     pub leptos_options: LeptosOptions,
     /// The Prometheus recorder's handle.
     pub prometheus: PrometheusHandle,
+    /// Where state-changing requests may come from ([`crate::origin`]).
+    pub origins: crate::origin::Origins,
     /// Exports running now, per user.
     pub exports: crate::export::ExportSlots,
     pub(crate) routes: Vec<AxumRouteListing>,

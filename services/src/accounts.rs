@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::error::{Result, ServiceError};
 use crate::password::{self, PasswordHash};
-use crate::store::{now_text, on_pool, Store};
+use crate::store::{now_text, on_pool, Dialect, Store};
 
 /// A user as shown to the console (no secret in it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -178,23 +178,44 @@ async fn dummy_hash() -> Result<PasswordHash> {
         .cloned()
 }
 
-/// Changes a user's role. Refuses to demote the last admin.
+/// Changes a user's role. Refuses to demote the last admin: the count of admins and the
+/// change are one transaction that holds the admins still — SQLite's write lock taken by
+/// `BEGIN IMMEDIATE`, PostgreSQL's row locks on every admin (`FOR UPDATE`) — so two admins
+/// demoting each other at the same time leave one of them admin.
 pub async fn set_role(store: &Store, id: i64, role: Role) -> Result<User> {
     let user = find_by_id(store, id)
         .await?
         .ok_or_else(|| ServiceError::NotFound(format!("no user with id {id}")))?;
-    if user.role == Role::Admin && role != Role::Admin && admin_count(store).await? <= 1 {
-        return Err(ServiceError::invalid(
-            "role",
-            "the last admin cannot be demoted; make another user admin first",
-        ));
+    let (begin, admins_sql) = match store.dialect() {
+        Dialect::Sqlite => (
+            "BEGIN IMMEDIATE",
+            "SELECT id FROM users WHERE role = 'admin'",
+        ),
+        Dialect::Postgres => (
+            "BEGIN",
+            "SELECT id FROM users WHERE role = 'admin' FOR UPDATE",
+        ),
+    };
+    on_pool!(store, pool => async {
+        let mut conn = pool.acquire().await?;
+        let mut tx = sqlx::Connection::begin_with(&mut *conn, begin).await?;
+        let admins: Vec<i64> = sqlx::query_scalar(admins_sql).fetch_all(&mut *tx).await?;
+        if role != Role::Admin && admins.iter().all(|&admin| admin == id) && admins.contains(&id) {
+            return Err(ServiceError::invalid(
+                "role",
+                "the last admin cannot be demoted; make another user admin first",
+            ));
+        }
+        sqlx::query("UPDATE users SET role = $1, updated_at = $2 WHERE id = $3")
+            .bind(role.as_str())
+            .bind(now_text())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
     }
-    on_pool!(store, pool => sqlx::query("UPDATE users SET role = $1, updated_at = $2 WHERE id = $3")
-        .bind(role.as_str())
-        .bind(now_text())
-        .bind(id)
-        .execute(pool)
-        .await.map(|_| ()))?;
+    .await)?;
     Ok(User { role, ..user })
 }
 
@@ -212,14 +233,6 @@ pub async fn reset_password(store: &Store, id: i64, password: &str) -> Result<Us
         .execute(pool)
         .await.map(|_| ()))?;
     Ok(user)
-}
-
-async fn admin_count(store: &Store) -> Result<i64> {
-    Ok(
-        on_pool!(store, pool => sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = 'admin'")
-            .fetch_one(pool)
-            .await)?,
-    )
 }
 
 #[cfg(test)]

@@ -71,6 +71,54 @@ async fn accounts_are_unique_by_name_whatever_the_case_and_keep_one_admin() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_admins_demoting_each_other_at_once_leave_one_admin() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let a = accounts::create(&store, "ada", "first admin secret", Role::Admin)
+            .await
+            .expect("create");
+        let b = accounts::create(&store, "bea", "second admin secret", Role::Admin)
+            .await
+            .expect("create");
+        for trial in 0..50 {
+            let (first, second) = tokio::join!(
+                tokio::spawn({
+                    let store = store.clone();
+                    async move { accounts::set_role(&store, a.id, Role::Viewer).await }
+                }),
+                tokio::spawn({
+                    let store = store.clone();
+                    async move { accounts::set_role(&store, b.id, Role::Operator).await }
+                }),
+            );
+            let outcomes = [first.expect("task"), second.expect("task")];
+            let admins: Vec<String> = accounts::list(&store)
+                .await
+                .expect("list")
+                .into_iter()
+                .filter(|u| u.role == Role::Admin)
+                .map(|u| u.username)
+                .collect();
+            assert_eq!(
+                admins.len(),
+                1,
+                "{d:?}, trial {trial}: {admins:?} after {outcomes:?}"
+            );
+            let refused = outcomes
+                .iter()
+                .filter(|o| matches!(o, Err(ServiceError::Invalid { .. })))
+                .count();
+            assert_eq!(refused, 1, "{d:?}, trial {trial}: {outcomes:?}");
+            for id in [a.id, b.id] {
+                accounts::set_role(&store, id, Role::Admin)
+                    .await
+                    .expect("promote again");
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn the_audit_log_lists_newest_first() {
     for (store, _dir) in stores().await {

@@ -518,3 +518,87 @@ async fn sign_in_follows_only_local_next_paths() {
         assert_eq!(location, Some(want), "{next}");
     }
 }
+
+#[tokio::test]
+async fn state_changing_requests_from_another_origin_are_refused_and_audited() {
+    use axum::body::Body;
+    use axum::http::Request;
+    let app = app().await;
+    let cookie = app.sign_in("operator").await;
+    let note = |headers: &[(&str, &str)], text: &str| {
+        let mut request = Request::post("/api/add_note").header(header::COOKIE, &cookie);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request
+            .body(Body::from(format!("text={text}")))
+            .expect("request")
+    };
+    const FORM: (&str, &str) = ("content-type", "application/x-www-form-urlencoded");
+    let refused: [&[(&str, &str)]; 5] = [
+        &[
+            ("origin", "https://evil.example"),
+            ("sec-fetch-site", "cross-site"),
+            FORM,
+        ],
+        &[("origin", "null"), FORM],
+        // Same host, another port: same site, another origin.
+        &[
+            ("origin", "http://127.0.0.1:1"),
+            ("sec-fetch-site", "same-site"),
+            FORM,
+        ],
+        // A text/plain body, which a page elsewhere may send without a preflight.
+        &[
+            ("origin", "http://127.0.0.1:0"),
+            ("content-type", "text/plain"),
+        ],
+        &[("content-type", "text/plain")],
+    ];
+    for (i, headers) in refused.iter().enumerate() {
+        let response = app.send(note(headers, &format!("forged-{i}"))).await;
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{headers:?}");
+        assert!(
+            body_text(response).await.contains("forbidden"),
+            "{headers:?}"
+        );
+    }
+    // The console's own origin, and a script without browser headers.
+    let own = [
+        ("origin", "http://127.0.0.1:0"),
+        ("sec-fetch-site", "same-origin"),
+        FORM,
+    ];
+    assert_eq!(app.send(note(&own, "mine")).await.status(), StatusCode::OK);
+    assert_eq!(
+        app.send(note(&[FORM], "script")).await.status(),
+        StatusCode::OK
+    );
+    // A forged sign-in is refused too.
+    let login = Request::post("/api/login")
+        .header("origin", "https://evil.example")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from("username=admin&password=test-password"))
+        .expect("request");
+    let response = app.send(login).await;
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert!(set_cookie(&response).is_none());
+
+    let (rows, _) = services::audit::list(&app.services.store, 0, 50)
+        .await
+        .expect("audit");
+    let cross: Vec<_> = rows
+        .iter()
+        .filter(|r| r.action == "http.cross_origin")
+        .collect();
+    assert_eq!(cross.len(), 6, "{rows:#?}");
+    assert!(cross.iter().all(|r| r.outcome.starts_with("refused")));
+    assert!(cross
+        .iter()
+        .any(|r| r.actor == "operator" && r.arguments.contains("evil.example")));
+    let notes: Vec<_> = rows
+        .iter()
+        .filter(|r| r.action == "timeline.note")
+        .collect();
+    assert_eq!(notes.len(), 2, "only the two allowed notes ran: {notes:#?}");
+}
