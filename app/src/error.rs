@@ -3,7 +3,8 @@
 //! Policy: every variant is safe to show a user and names what to do; internal causes
 //! (database, runtime) are logged on the server and reach the browser only as
 //! [`AppError::Internal`]. Each variant maps to one HTTP status, so API clients see 401, 403,
-//! 422, 409, 404, 429 or 500 as well as the message.
+//! 422, 409, 404, 429 or 500 as well as the message; a request refused before the function ran
+//! (arguments that do not decode, a body over the limit) answers 400 or 413.
 
 use engine::Role;
 use leptos::prelude::{FromServerFnError, ServerFnErrorErr};
@@ -94,8 +95,25 @@ impl AppError {
             AppError::Throttled(_) => 429,
             AppError::Unavailable => 503,
             AppError::Internal => 500,
-            AppError::Request(_) => 400,
+            AppError::Request(e) => request_status(e),
         }
+    }
+}
+
+/// The status of a request the framework refused before the server function ran: its
+/// arguments do not decode (400, the argument named by [`crate::api::codec::Form`]), its body
+/// is over the size limit (413), it asks for a server function that does not exist (404) or
+/// with the wrong method (405).
+fn request_status(e: &ServerFnErrorErr) -> u16 {
+    match e {
+        ServerFnErrorErr::Args(_) | ServerFnErrorErr::MissingArg(_) => 400,
+        // The body could not be read: over axum's limit (http-body's "length limit
+        // exceeded"), or not text.
+        ServerFnErrorErr::Deserialization(m) if m.contains("length limit exceeded") => 413,
+        ServerFnErrorErr::Deserialization(_) => 400,
+        ServerFnErrorErr::Registration(_) => 404,
+        ServerFnErrorErr::UnsupportedRequestMethod(_) => 405,
+        _ => 500,
     }
 }
 

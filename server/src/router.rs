@@ -140,9 +140,41 @@ pub async fn build_with(
         .with_state(state))
 }
 
-async fn server_fn(State(state): State<ServerState>, request: Request) -> impl IntoResponse {
+async fn server_fn(State(state): State<ServerState>, request: Request) -> Response {
     let services = state.services.clone();
-    handle_server_fns_with_context(move || provide_context(services.clone()), request).await
+    let response =
+        handle_server_fns_with_context(move || provide_context(services.clone()), request)
+            .await
+            .into_response();
+    with_error_status(response).await
+}
+
+/// Error bodies of server functions are a few hundred bytes; this bounds the read.
+const ERROR_BODY_LIMIT: usize = 64 * 1024;
+
+/// A server function's own refusals set their status (`app::auth`); a call the framework
+/// refused before the function ran (arguments that do not decode, a body over the limit)
+/// comes back as 500 with the [`app::error::AppError`] in its body. This gives it the
+/// status that error maps to ([`app::error::AppError::status`]): one mapping for every
+/// server function.
+async fn with_error_status(response: Response) -> Response {
+    if response.status() != axum::http::StatusCode::INTERNAL_SERVER_ERROR {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let bytes = match axum::body::to_bytes(body, ERROR_BODY_LIMIT).await {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            tracing::warn!(error = %e, "unreadable error body of a server function");
+            return (parts, axum::body::Body::empty()).into_response();
+        }
+    };
+    if let Ok(error) = serde_json::from_slice::<app::error::AppError>(&bytes) {
+        if let Ok(status) = axum::http::StatusCode::from_u16(error.status()) {
+            parts.status = status;
+        }
+    }
+    Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
 async fn page(State(state): State<ServerState>, request: Request) -> Response {

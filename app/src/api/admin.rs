@@ -21,7 +21,7 @@ impl From<services::accounts::User> for UserView {
 }
 
 /// One page of the audit log, newest first (admin).
-#[server(endpoint = "audit")]
+#[server(endpoint = "audit", input = crate::api::codec::Form)]
 pub async fn audit_entries(page: u32) -> Result<AuditPage, AppError> {
     use crate::auth::read_only;
     read_only(
@@ -56,7 +56,7 @@ pub async fn audit_entries(page: u32) -> Result<AuditPage, AppError> {
 }
 
 /// Every user (admin).
-#[server(endpoint = "users")]
+#[server(endpoint = "users", input = crate::api::codec::Form)]
 pub async fn list_users() -> Result<Vec<UserView>, AppError> {
     use crate::auth::read_only;
     read_only(
@@ -75,6 +75,22 @@ pub async fn list_users() -> Result<Vec<UserView>, AppError> {
 fn parse_role(role: &str) -> Result<engine::Role, AppError> {
     role.parse()
         .map_err(|_| AppError::invalid("role", "must be viewer, operator or admin"))
+}
+
+/// A user id from a form. The forms of the users page post as plain HTML forms (the
+/// framework's own encoding), so the id arrives as text and is checked here, where the
+/// refusal can name the field; it answers 400 as an argument that does not decode does.
+#[cfg(feature = "ssr")]
+fn parse_user_id(id: &str) -> Result<i64, AppError> {
+    id.trim()
+        .parse()
+        .ok()
+        .filter(|id: &i64| *id > 0)
+        .ok_or_else(|| {
+            AppError::Request(leptos::prelude::ServerFnErrorErr::Args(
+                "id: must be a user id (a whole number from 1)".into(),
+            ))
+        })
 }
 
 /// Creates a user (admin).
@@ -103,7 +119,7 @@ pub async fn add_user(
 
 /// Changes a user's role (admin).
 #[server(endpoint = "set_role")]
-pub async fn set_user_role(id: i64, role: String) -> Result<UserView, AppError> {
+pub async fn set_user_role(id: String, role: String) -> Result<UserView, AppError> {
     use crate::auth::audited;
     let args = serde_json::json!({ "id": id, "role": role });
     audited(
@@ -111,6 +127,7 @@ pub async fn set_user_role(id: i64, role: String) -> Result<UserView, AppError> 
         engine::Role::Admin,
         args,
         |services, _| async move {
+            let id = parse_user_id(&id)?;
             let role = parse_role(&role)?;
             Ok(UserView::from(
                 services::accounts::set_role(&services.store, id, role).await?,
@@ -122,7 +139,7 @@ pub async fn set_user_role(id: i64, role: String) -> Result<UserView, AppError> 
 
 /// Replaces a user's password (admin). The password is never written to the audit log.
 #[server(endpoint = "reset_password")]
-pub async fn reset_user_password(id: i64, password: String) -> Result<(), AppError> {
+pub async fn reset_user_password(id: String, password: String) -> Result<(), AppError> {
     use crate::auth::audited;
     let args = serde_json::json!({ "id": id });
     audited(
@@ -130,6 +147,7 @@ pub async fn reset_user_password(id: i64, password: String) -> Result<(), AppErr
         engine::Role::Admin,
         args,
         |services, _| async move {
+            let id = parse_user_id(&id)?;
             services::accounts::reset_password(&services.store, id, &password).await?;
             Ok(())
         },

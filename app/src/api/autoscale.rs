@@ -27,7 +27,7 @@ pub const DEFAULT_WHAT_IF_HOURS: u32 = 24;
 pub const MAX_WHAT_IF_HOURS: u32 = engine::autoscale::MAX_WHAT_IF_HOURS;
 
 /// Every group now.
-#[server(endpoint = "autoscale_groups")]
+#[server(endpoint = "autoscale_groups", input = crate::api::codec::Form)]
 pub async fn autoscale_groups(
     at: Option<String>,
     run: Option<i64>,
@@ -51,7 +51,7 @@ pub async fn autoscale_groups(
 
 /// One group now, the last `minutes` of each zone's timeline (default
 /// [`DEFAULT_WINDOW_MIN`], within [`WINDOW_RANGE`]) and its recent decisions.
-#[server(endpoint = "autoscale_group")]
+#[server(endpoint = "autoscale_group", input = crate::api::codec::Form)]
 pub async fn autoscale_group(
     group: String,
     minutes: Option<u32>,
@@ -150,7 +150,7 @@ pub const MAX_SPIKE_MIN: u32 = engine::autoscale::config::MAX_INJECT_MIN;
 
 /// An operator action on a group; answers the events it produced (what changed). Operator
 /// role; audited.
-#[server(endpoint = "autoscale_act")]
+#[server(endpoint = "autoscale_act", input = crate::api::codec::Form)]
 pub async fn autoscale_act(input: AutoscaleActInput) -> Result<Vec<EventRow>, AppError> {
     use crate::auth::audited;
     let action_name = format!("autoscale.{}", input.op.trim());
@@ -247,7 +247,7 @@ fn parse_params(params: &str) -> Result<engine::autoscale::config::GroupParams, 
 /// Replays the last `hours` simulated hours of `group`'s recorded demand (default
 /// [`DEFAULT_WHAT_IF_HOURS`], 1 to [`MAX_WHAT_IF_HOURS`]) against the edited `params`,
 /// beside what really happened. Changes nothing. Admin only (a refusal is audited).
-#[server(endpoint = "autoscale_what_if")]
+#[server(endpoint = "autoscale_what_if", input = crate::api::codec::Form)]
 pub async fn autoscale_what_if(
     group: String,
     params: String,
@@ -308,7 +308,7 @@ pub async fn autoscale_what_if(
 
 /// Replaces a group's parameters (the `group_settings` action). Admin only; audited. An
 /// invalid value is refused with its field and nothing changes.
-#[server(endpoint = "autoscale_save")]
+#[server(endpoint = "autoscale_save", input = crate::api::codec::Form)]
 pub async fn autoscale_save(group: String, params: String) -> Result<(), AppError> {
     use crate::auth::audited;
     let parsed = serde_json::from_str::<serde_json::Value>(&params)

@@ -46,7 +46,7 @@ impl From<services::history::StoredEvent> for EventRow {
 }
 
 /// The clock and counters now.
-#[server(endpoint = "clock_status")]
+#[server(endpoint = "clock_status", input = crate::api::codec::Form)]
 pub async fn clock_status() -> Result<ClockView, AppError> {
     use crate::auth::read_only;
     read_only(
@@ -58,7 +58,7 @@ pub async fn clock_status() -> Result<ClockView, AppError> {
 }
 
 /// Changes the clock speed (operator).
-#[server(endpoint = "set_speed")]
+#[server(endpoint = "set_speed", input = crate::api::codec::Form)]
 pub async fn set_speed(speed: Speed) -> Result<ClockView, AppError> {
     use crate::auth::audited;
     let args = serde_json::json!({ "speed": speed });
@@ -75,7 +75,7 @@ pub async fn set_speed(speed: Speed) -> Result<ClockView, AppError> {
 }
 
 /// Advances the clock to the next instant at which anything is due (operator).
-#[server(endpoint = "step_clock")]
+#[server(endpoint = "step_clock", input = crate::api::codec::Form)]
 pub async fn step_clock() -> Result<ClockView, AppError> {
     use crate::auth::{audited, services};
     let from_ms = services()
@@ -121,7 +121,7 @@ pub async fn add_note(text: String) -> Result<(), AppError> {
 }
 
 /// The newest `limit` events of the current run, newest first.
-#[server(endpoint = "recent_events")]
+#[server(endpoint = "recent_events", input = crate::api::codec::Form)]
 pub async fn recent_events(limit: u32) -> Result<Vec<EventRow>, AppError> {
     use crate::auth::read_only;
     read_only(

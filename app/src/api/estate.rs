@@ -8,7 +8,7 @@ use crate::error::AppError;
 use crate::model::EstateView;
 
 /// The configured estate of `engine` in the loaded scenario.
-#[server(endpoint = "estate")]
+#[server(endpoint = "estate", input = crate::api::codec::Form)]
 pub async fn configured_estate(engine: EngineId) -> Result<EstateView, AppError> {
     use crate::auth::read_only;
     read_only(

@@ -9,7 +9,7 @@ use crate::error::AppError;
 use crate::model::gslb::{GslbActInput, GslbPage, GslbSiteDetail};
 
 /// The topology now, with the client locations of the resolve panel.
-#[server(endpoint = "gslb_topology")]
+#[server(endpoint = "gslb_topology", input = crate::api::codec::Form)]
 pub async fn gslb_topology(at: Option<String>, run: Option<i64>) -> Result<GslbPage, AppError> {
     use crate::auth::read_only;
     read_only(
@@ -30,7 +30,7 @@ pub async fn gslb_topology(at: Option<String>, run: Option<i64>) -> Result<GslbP
 }
 
 /// One site: now, its links, and its MEP and adoption history.
-#[server(endpoint = "gslb_site")]
+#[server(endpoint = "gslb_site", input = crate::api::codec::Form)]
 pub async fn gslb_site(
     name: String,
     at: Option<String>,
@@ -90,7 +90,7 @@ pub async fn gslb_site(
 
 /// How a query for `domain` from `client` (an address, or a client location's name) would be
 /// answered now. Changes nothing.
-#[server(endpoint = "gslb_resolve")]
+#[server(endpoint = "gslb_resolve", input = crate::api::codec::Form)]
 pub async fn gslb_resolve(domain: String, client: String) -> Result<ResolutionView, AppError> {
     use crate::auth::read_only;
     read_only(
@@ -133,7 +133,7 @@ pub async fn gslb_resolve(domain: String, client: String) -> Result<ResolutionVi
 
 /// An operator's fault on the topology: take a site down or up, cut or restore a MEP link
 /// (both directions or one). Operator role; audited.
-#[server(endpoint = "gslb_act")]
+#[server(endpoint = "gslb_act", input = crate::api::codec::Form)]
 pub async fn gslb_act(input: GslbActInput) -> Result<(), AppError> {
     use crate::auth::audited;
     let name = format!("gslb.{}", input.op.trim());
@@ -188,7 +188,7 @@ fn to_action(i: &GslbActInput) -> Result<engine::GslbAction, AppError> {
 }
 
 /// `set gslb site <site> -backupParentlist …` (an empty list is `unset`). Admin only; audited.
-#[server(endpoint = "gslb_backups")]
+#[server(endpoint = "gslb_backups", input = crate::api::codec::Form)]
 pub async fn gslb_backups(site: String, backups: String) -> Result<(), AppError> {
     use crate::auth::audited;
     use crate::model::gslb::split_names;
@@ -210,7 +210,7 @@ pub async fn gslb_backups(site: String, backups: String) -> Result<(), AppError>
 }
 
 /// The live topology as the product's CLI text. Admin only.
-#[server(endpoint = "gslb_export")]
+#[server(endpoint = "gslb_export", input = crate::api::codec::Form)]
 pub async fn gslb_export() -> Result<String, AppError> {
     use crate::auth::read_only;
     read_only(
@@ -228,7 +228,7 @@ pub async fn gslb_export() -> Result<String, AppError> {
 
 /// Replaces the topology with CLI text; a bad line is reported with its number and nothing
 /// changes. Admin only; audited.
-#[server(endpoint = "gslb_import")]
+#[server(endpoint = "gslb_import", input = crate::api::codec::Form)]
 pub async fn gslb_import(cli: String) -> Result<(), AppError> {
     use crate::auth::audited;
     let args = serde_json::json!({ "lines": cli.lines().count() });
@@ -250,7 +250,7 @@ pub async fn gslb_import(cli: String) -> Result<(), AppError> {
 
 /// A guided replay of documented scenario 1, 2 or 3 on its documented topology (the live run
 /// is not touched). Operator role; audited.
-#[server(endpoint = "gslb_guided")]
+#[server(endpoint = "gslb_guided", input = crate::api::codec::Form)]
 pub async fn gslb_guided(number: u8) -> Result<GuidedReplay, AppError> {
     use crate::auth::audited;
     let args = serde_json::json!({ "scenario": number });

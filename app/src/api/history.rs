@@ -49,7 +49,7 @@ fn page_at(place: crate::model::HistoryPlace) -> services::history::PageAt {
 }
 
 /// One page of events matching `query`.
-#[server(endpoint = "history")]
+#[server(endpoint = "history", input = crate::api::codec::Form)]
 pub async fn list_events(query: HistoryQuery) -> Result<HistoryPage, AppError> {
     use crate::auth::read_only;
     use crate::model::HISTORY_PAGE_SIZE;

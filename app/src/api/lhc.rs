@@ -11,7 +11,7 @@ use crate::model::lhc::RlDetail;
 pub const VDA_PAGE_SIZE: u32 = 50;
 
 /// Every resource location now.
-#[server(endpoint = "lhc_overview")]
+#[server(endpoint = "lhc_overview", input = crate::api::codec::Form)]
 pub async fn lhc_overview(at: Option<String>, run: Option<i64>) -> Result<Vec<RlView>, AppError> {
     use crate::auth::read_only;
     read_only(
@@ -26,7 +26,7 @@ pub async fn lhc_overview(at: Option<String>, run: Option<i64>) -> Result<Vec<Rl
 }
 
 /// One resource location with its connectors, charts and log.
-#[server(endpoint = "lhc_location")]
+#[server(endpoint = "lhc_location", input = crate::api::codec::Form)]
 pub async fn lhc_location(
     id: String,
     at: Option<String>,
@@ -88,7 +88,7 @@ pub async fn lhc_location(
 /// One page of a resource location's VDAs. Filters as typed in the form: `broker` is empty,
 /// `cloud`, `secondary`, `unregistered` or `secondary:<FQDN>`; `maintenance` empty, `yes`
 /// or `no`; `kind` empty, `multi_session`, `pooled_vdi` or `static`; `page` from 1.
-#[server(endpoint = "lhc_vdas")]
+#[server(endpoint = "lhc_vdas", input = crate::api::codec::Form)]
 pub async fn lhc_vdas(
     resource_location: String,
     broker: Option<String>,
@@ -163,7 +163,7 @@ pub async fn lhc_vdas(
 /// `force_outage`, `clear_outage`, `cut_cloud_link`, `restore_cloud_link` (on the resource
 /// location, or on `connector` when given), `restart`, `fail`, `recover` (on `connector`, or
 /// on one `component`: css, ha_service, rbp), `test_launch` (of `resource`).
-#[server(endpoint = "lhc_act")]
+#[server(endpoint = "lhc_act", input = crate::api::codec::Form)]
 pub async fn lhc_act(
     op: String,
     resource_location: Option<String>,

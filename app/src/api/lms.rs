@@ -24,7 +24,7 @@ fn page_offset(page: Option<u32>, per_page: u32) -> Result<u32, AppError> {
 }
 
 /// The farm: settings, zones and their data collectors, applications, totals.
-#[server(endpoint = "lms_farm")]
+#[server(endpoint = "lms_farm", input = crate::api::codec::Form)]
 pub async fn lms_farm(at: Option<String>, run: Option<i64>) -> Result<FarmPage, AppError> {
     use crate::auth::read_only;
     read_only("lms.farm", engine::Role::Viewer, |services, _| async move {
@@ -41,7 +41,7 @@ pub async fn lms_farm(at: Option<String>, run: Option<i64>) -> Result<FarmPage, 
 
 /// One page of the servers table. `sort` is host_id, host, zone, load, dc_load, sessions or
 /// evaluator; `page` from 1.
-#[server(endpoint = "lms_servers")]
+#[server(endpoint = "lms_servers", input = crate::api::codec::Form)]
 pub async fn lms_servers(
     zone: Option<String>,
     sort: Option<String>,
@@ -87,7 +87,7 @@ pub async fn lms_servers(
 }
 
 /// One page of sessions, of one server and/or in one state (`connected` or `disconnected`).
-#[server(endpoint = "lms_sessions")]
+#[server(endpoint = "lms_sessions", input = crate::api::codec::Form)]
 pub async fn lms_sessions(
     server: Option<String>,
     state: Option<String>,
@@ -124,7 +124,7 @@ pub async fn lms_sessions(
 
 /// One server: now, its load samples, the placements that chose or skipped it, its
 /// sessions and events.
-#[server(endpoint = "lms_server")]
+#[server(endpoint = "lms_server", input = crate::api::codec::Form)]
 pub async fn lms_server(
     host: String,
     at: Option<String>,
@@ -182,7 +182,7 @@ pub async fn lms_server(
 
 /// The dynamic store: the load table and the session tables in the product's notation, and
 /// a `qfarm /load` list.
-#[server(endpoint = "lms_store")]
+#[server(endpoint = "lms_store", input = crate::api::codec::Form)]
 pub async fn lms_store(
     connected_page: Option<u32>,
     disconnected_page: Option<u32>,
@@ -229,7 +229,7 @@ pub async fn lms_store(
 }
 
 /// The evaluators with their assignments, and the servers and applications to assign.
-#[server(endpoint = "lms_evaluators")]
+#[server(endpoint = "lms_evaluators", input = crate::api::codec::Form)]
 pub async fn lms_evaluators() -> Result<EvaluatorsPage, AppError> {
     use crate::auth::read_only;
     read_only(
@@ -272,7 +272,7 @@ fn parse_rules(rules: &str) -> Result<Vec<engine::lms::config::rules::Rule>, App
 
 /// What-if of an evaluator edit: every affected server's load index now and with the edit,
 /// and where the next launches of `app` would go on each side. Changes nothing.
-#[server(endpoint = "lms_evaluator_preview")]
+#[server(endpoint = "lms_evaluator_preview", input = crate::api::codec::Form)]
 pub async fn lms_evaluator_preview(
     replaces: Option<String>,
     name: String,
@@ -307,7 +307,7 @@ pub async fn lms_evaluator_preview(
 }
 
 /// Creates an evaluator (`replaces` empty) or replaces one. Admin only; audited.
-#[server(endpoint = "lms_evaluator_save")]
+#[server(endpoint = "lms_evaluator_save", input = crate::api::codec::Form)]
 pub async fn lms_evaluator_save(
     replaces: Option<String>,
     name: String,
@@ -335,7 +335,7 @@ pub async fn lms_evaluator_save(
 }
 
 /// Deletes a custom evaluator nothing uses. Admin only; audited.
-#[server(endpoint = "lms_evaluator_delete")]
+#[server(endpoint = "lms_evaluator_delete", input = crate::api::codec::Form)]
 pub async fn lms_evaluator_delete(name: String) -> Result<(), AppError> {
     use crate::auth::audited;
     let args = serde_json::json!({ "name": name });
@@ -354,7 +354,7 @@ pub async fn lms_evaluator_delete(name: String) -> Result<(), AppError> {
 
 /// Assigns an evaluator to servers and applications (comma-separated), or removes an
 /// application's own evaluator (`evaluator` empty, one application). Admin only; audited.
-#[server(endpoint = "lms_evaluator_assign")]
+#[server(endpoint = "lms_evaluator_assign", input = crate::api::codec::Form)]
 pub async fn lms_evaluator_assign(
     evaluator: String,
     servers: Option<String>,
@@ -405,7 +405,7 @@ pub async fn lms_evaluator_assign(
 
 /// Farm settings: the black-hole fix (`on` / `off`) and the formula (`sum` / `average`).
 /// Admin only; audited.
-#[server(endpoint = "lms_settings")]
+#[server(endpoint = "lms_settings", input = crate::api::codec::Form)]
 pub async fn lms_settings(
     black_hole_fix: Option<String>,
     formula: Option<String>,
@@ -478,7 +478,7 @@ pub struct LmsActInput {
 }
 
 /// An operator action on the farm. Operator role; audited.
-#[server(endpoint = "lms_act")]
+#[server(endpoint = "lms_act", input = crate::api::codec::Form)]
 pub async fn lms_act(input: LmsActInput) -> Result<(), AppError> {
     use crate::auth::audited;
     let action_name = format!("lms.{}", input.op);
@@ -549,7 +549,7 @@ mod act {
 
 /// The black-hole A/B: the same seeded logon storm right after `server` reboots, with the
 /// fix on and off, on copies of the scenario's farm (the live run is not touched).
-#[server(endpoint = "lms_black_hole_ab")]
+#[server(endpoint = "lms_black_hole_ab", input = crate::api::codec::Form)]
 pub async fn lms_black_hole_ab(
     server: String,
     users: String,

@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod autoscale;
 pub mod clock;
+pub mod codec;
 pub mod estate;
 pub mod gslb;
 pub mod history;

@@ -105,7 +105,7 @@ pub async fn logout() -> Result<(), AppError> {
 }
 
 /// The signed-in user, or `None`.
-#[server(endpoint = "whoami")]
+#[server(endpoint = "whoami", input = crate::api::codec::Form)]
 pub async fn whoami() -> Result<Option<SessionUser>, AppError> {
     use crate::auth::{current_user, finish, services};
     finish(

@@ -10,7 +10,7 @@ pub const RUNS_OFFERED: usize = 20;
 
 /// The instants of `run` (the running one when `None`) that can be viewed, and the runs to
 /// choose from.
-#[server(endpoint = "time_extent")]
+#[server(endpoint = "time_extent", input = crate::api::codec::Form)]
 pub async fn time_extent(run: Option<i64>) -> Result<TimeRange, AppError> {
     use crate::auth::read_only;
     use crate::model::RunChoice;

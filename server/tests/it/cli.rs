@@ -45,3 +45,36 @@ fn sub_commands_parse() {
     ])
     .is_err());
 }
+
+#[test]
+fn public_urls_and_the_secure_cookie_parse() {
+    let cli = Cli::try_parse_from(["switchyard"]).expect("parse");
+    assert!(cli.serve.public_url.is_empty());
+    assert_eq!(cli.serve.cookie_secure, None);
+    let cli = Cli::try_parse_from([
+        "switchyard",
+        "--public-url",
+        "https://console.example.com",
+        "--public-url",
+        "http://10.0.0.5:3000",
+        "--cookie-secure",
+    ])
+    .expect("parse");
+    assert_eq!(
+        cli.serve.public_url,
+        ["https://console.example.com", "http://10.0.0.5:3000"]
+    );
+    assert_eq!(cli.serve.cookie_secure, Some(true));
+    let cli = Cli::try_parse_from(["switchyard", "--cookie-secure", "false"]).expect("parse");
+    assert_eq!(cli.serve.cookie_secure, Some(false));
+    for bad in [
+        "console.example.com",
+        "https://console.example.com/app",
+        "ftp://x",
+    ] {
+        let refused = Cli::try_parse_from(["switchyard", "--public-url", bad]);
+        let message = refused.expect_err(bad).to_string();
+        assert!(message.contains("--public-url"), "{bad}: {message}");
+        assert!(message.contains("scheme://host[:port]"), "{bad}: {message}");
+    }
+}

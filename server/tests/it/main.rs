@@ -3,7 +3,7 @@
 //! again (minutes each in release). The library has no unit tests of its own for the same reason
 //! (`test = false` in its manifest): a test build of the library is one more full compile.
 //!
-//! `cli` and `scenario_file` check the command line and scenario files; `common` starts the router on a temp SQLite file; `router` (sign-in, gate, roles, audit,
+//! `cli` and `scenario_file` check the command line and scenario files, `origin` the same-origin rules; `common` starts the router on a temp SQLite file; `router` (sign-in, gate, roles, audit,
 //! export, health, metrics, the LHC and LMS actions), `time_travel`, `gslb`, `autoscale` and `dns` (the
 //! ADNS responder over real sockets) drive it; `simulate`, `simulate_pinned`, `shutdown` (SIGTERM
 //! with live streams open) and `durable` (kill -9, then resume) and `postgres` (the same on PostgreSQL, and the refusals of an unusable database) run the real binary;
@@ -19,6 +19,7 @@ mod cli;
 mod dns;
 mod durable;
 mod gslb;
+mod origin;
 mod postgres;
 mod replicas;
 mod router;

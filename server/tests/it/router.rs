@@ -602,3 +602,113 @@ async fn state_changing_requests_from_another_origin_are_refused_and_audited() {
         .collect();
     assert_eq!(notes.len(), 2, "only the two allowed notes ran: {notes:#?}");
 }
+
+#[tokio::test]
+async fn the_session_cookie_is_secure_when_asked() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use server::origin::Origins;
+    use server::router::{build_with, leptos_options, WebSettings};
+    use tower::ServiceExt;
+    let app = app().await;
+    let addr = "127.0.0.1:0".parse().expect("addr");
+    for secure in [false, true] {
+        let web = WebSettings {
+            origins: Origins::from_urls(&["https://console.example.com"]).expect("origins"),
+            cookie_secure: secure,
+        };
+        let router = build_with(
+            app.services.clone(),
+            leptos_options("target/site", addr),
+            web,
+        )
+        .await
+        .expect("router");
+        let login = Request::post("/api/login")
+            .header("origin", "https://console.example.com")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from("username=viewer&password=test-password"))
+            .expect("request");
+        let response = router.oneshot(login).await.expect("response");
+        let cookie = set_cookie(&response).expect("signed in");
+        assert_eq!(cookie.contains("; Secure"), secure, "{cookie}");
+        assert!(
+            cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+            "{cookie}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn malformed_calls_answer_400_naming_the_argument_and_large_bodies_413() {
+    let app = app().await;
+    let cookie = app.sign_in("admin").await;
+    let cases = [
+        ("/api/add_note", String::new(), 400, "missing field `text`"),
+        (
+            "/api/recent_events",
+            "limit=abc".into(),
+            400,
+            "limit: invalid digit",
+        ),
+        (
+            "/api/recent_events",
+            "limit=-1".into(),
+            400,
+            "limit: invalid digit",
+        ),
+        (
+            "/api/recent_events",
+            "limit=99999999999".into(),
+            400,
+            "limit: number too large",
+        ),
+        (
+            "/api/set_speed",
+            "speed=warp".into(),
+            400,
+            "speed: unknown variant `warp`",
+        ),
+        ("/api/add_note", "text=a&text=b".into(), 400, "text"),
+        (
+            "/api/gslb_guided",
+            "number=300".into(),
+            400,
+            "number: number too large",
+        ),
+        (
+            "/api/set_role",
+            "id=x&role=admin".into(),
+            400,
+            "id: must be a user id",
+        ),
+        (
+            "/api/reset_password",
+            "id=-3&password=long-enough-secret".into(),
+            400,
+            "id: must be a user id",
+        ),
+        (
+            "/api/add_note",
+            format!("text={}", "a".repeat(3_000_000)),
+            413,
+            "length limit",
+        ),
+    ];
+    for (path, body, status, says) in cases {
+        let response = app.post_form(path, &body, Some(&cookie)).await;
+        let got = response.status().as_u16();
+        let text = body_text(response).await;
+        let shown = &body[..body.len().min(40)];
+        assert_eq!(got, status, "{path} {shown}: {text}");
+        assert!(text.contains(says), "{path} {shown}: {text}");
+    }
+    // Nothing was changed by any of them.
+    let (rows, _) = services::audit::list(&app.services.store, 0, 50)
+        .await
+        .expect("audit");
+    assert!(
+        rows.iter().all(|r| r.action != "timeline.note"),
+        "{rows:#?}"
+    );
+}
