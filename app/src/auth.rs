@@ -11,6 +11,8 @@ use crate::error::AppError;
 
 /// Session key holding the signed-in user's id.
 pub const USER_ID_KEY: &str = "user_id";
+/// Session key holding the user's session epoch at sign-in ([`session_user`]).
+pub const USER_EPOCH_KEY: &str = "user_epoch";
 
 /// The backend services, provided in the request context by the server.
 pub fn services() -> Result<Services, AppError> {
@@ -28,17 +30,34 @@ pub async fn session() -> Result<Session, AppError> {
     })
 }
 
-/// The signed-in user, if any (a deleted user's session counts as signed out).
+/// The user a session belongs to while it is valid: signed in, the account still there and
+/// enabled, and no password reset since the sign-in ([`accounts::find_signed_in`]). The one
+/// check behind the sign-in gate and every server function. The session store lives in the
+/// database: its failure is [`services::ServiceError::Unavailable`].
+pub async fn session_user(
+    store: &services::Store,
+    session: &Session,
+) -> Result<Option<User>, services::ServiceError> {
+    let unavailable = |e: tower_sessions::session::Error| {
+        services::ServiceError::Unavailable(format!("session store: {e}"))
+    };
+    let Some(id) = session.get::<i64>(USER_ID_KEY).await.map_err(unavailable)? else {
+        return Ok(None);
+    };
+    // Sessions signed in before epochs existed carry none: epoch 0, the starting value.
+    let epoch = session
+        .get::<i64>(USER_EPOCH_KEY)
+        .await
+        .map_err(unavailable)?
+        .unwrap_or(0);
+    accounts::find_signed_in(store, id, epoch).await
+}
+
+/// The signed-in user, if any (a deleted or disabled user's session, or one opened before a
+/// password reset, counts as signed out).
 pub async fn current_user(services: &Services) -> Result<Option<User>, AppError> {
     let session = session().await?;
-    let id: Option<i64> = session.get(USER_ID_KEY).await.map_err(|e| {
-        tracing::error!(error = %e, "session store failure");
-        AppError::Internal
-    })?;
-    match id {
-        None => Ok(None),
-        Some(id) => Ok(accounts::find_by_id(&services.store, id).await?),
-    }
+    Ok(session_user(&services.store, &session).await?)
 }
 
 /// A signed-in user of any role (read-only calls).

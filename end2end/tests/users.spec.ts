@@ -27,7 +27,44 @@ test("a viewer cannot open the admin pages' data", async ({ page }) => {
   await page.goto("/audit");
   await expect(page.locator("#form-error")).toContainText("admin");
   const res = await page.request.post("/api/add_user", {
-    form: { username: "intruder", password: "long-enough", role: "admin" },
+    form: { username: "intruder", password: "long-enough-secret", role: "admin" },
   });
   expect(res.status()).toBe(403);
+});
+
+test("an admin disables a user, whose open browser is signed out on its next click", async ({ page, browser }) => {
+  await signIn(page, "admin");
+  await page.getByRole("link", { name: "Users", exact: true }).click();
+  await hydrated(page);
+  const form = page.locator("#add-user-form");
+  await form.getByLabel("User name").fill("leaver");
+  await form.getByLabel("Password").fill(PASSWORD);
+  await form.getByLabel("Role").selectOption("operator");
+  await form.getByRole("button", { name: "Add" }).click();
+  const row = page.locator("#users-table [data-user=leaver]");
+  await expect(row).toBeVisible();
+
+  // The user's own browser, signed in and on the overview.
+  const context = await browser.newContext();
+  const theirs = await context.newPage();
+  await signIn(theirs, "leaver");
+
+  await row.getByRole("button", { name: "Disable" }).click();
+  await expect(row).toContainText("disabled");
+  await expect(row.getByRole("button", { name: "Enable" })).toBeVisible();
+
+  // Their next click finds them signed out, and signing in again is refused.
+  await theirs.getByRole("link", { name: "History", exact: true }).click();
+  await expect(theirs.getByRole("link", { name: "Sign in again" }).first()).toBeVisible();
+  await theirs.getByRole("link", { name: "Sign in again" }).first().click();
+  await hydrated(theirs);
+  await theirs.getByLabel("User name").fill("leaver");
+  await theirs.getByLabel("Password").fill(PASSWORD);
+  await theirs.getByRole("button", { name: "Sign in" }).click();
+  await expect(theirs.locator("#form-error")).toContainText("wrong user name or password");
+  await context.close();
+
+  // The audit log names who disabled whom.
+  await page.getByRole("link", { name: "Audit", exact: true }).click();
+  await expect(page.locator("body")).toContainText("users.set_disabled");
 });

@@ -57,23 +57,16 @@ pub async fn require_sign_in(
         return next.run(request).await;
     }
     // Sessions live in the database: when it does not answer, nobody can be recognised.
-    let user_id: Option<i64> = match session.get(app::auth::USER_ID_KEY).await {
-        Ok(id) => id,
-        Err(e) => {
-            tracing::warn!(error = %e, "session store failure");
+    let signed_in = match app::auth::session_user(&state.services.store, &session).await {
+        Ok(user) => user.is_some(),
+        Err(services::ServiceError::Unavailable(e)) => {
+            tracing::warn!(error = %e, "session or account lookup failed");
             return unavailable();
         }
-    };
-    let signed_in = match user_id {
-        Some(id) => match services::accounts::find_by_id(&state.services.store, id).await {
-            Ok(user) => user.is_some(),
-            Err(services::ServiceError::Unavailable(_)) => return unavailable(),
-            Err(e) => {
-                tracing::error!(error = %e, "account lookup failed");
-                false
-            }
-        },
-        None => false,
+        Err(e) => {
+            tracing::error!(error = %e, "account lookup failed");
+            false
+        }
     };
     if signed_in {
         return next.run(request).await;

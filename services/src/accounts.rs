@@ -18,6 +18,13 @@ pub struct User {
     pub role: Role,
     /// Creation time (RFC 3339, UTC).
     pub created_at: String,
+    /// When an admin disabled the account (RFC 3339, UTC); `None` while it is enabled. A
+    /// disabled user cannot sign in, and their open sessions end at their next request.
+    pub disabled_at: Option<String>,
+    /// The session epoch: a session is valid only while it carries this number
+    /// ([`find_signed_in`]); a password reset increments it.
+    #[serde(skip)]
+    pub session_epoch: i64,
 }
 
 #[derive(sqlx::FromRow)]
@@ -26,7 +33,12 @@ struct UserRow {
     username: String,
     role: String,
     created_at: String,
+    disabled_at: Option<String>,
+    session_epoch: i64,
 }
+
+/// The columns of a [`UserRow`].
+const USER_COLUMNS: &str = "id, username, role, created_at, disabled_at, session_epoch";
 
 impl UserRow {
     fn into_user(self) -> Result<User> {
@@ -39,6 +51,8 @@ impl UserRow {
             username: self.username,
             role,
             created_at: self.created_at,
+            disabled_at: self.disabled_at,
+            session_epoch: self.session_epoch,
         })
     }
 }
@@ -104,6 +118,8 @@ pub async fn create(store: &Store, username: &str, password: &str, role: Role) -
             username: username.to_owned(),
             role,
             created_at: now,
+            disabled_at: None,
+            session_epoch: 0,
         }),
         // A concurrent insert of the same name lost the race against the UNIQUE index.
         Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(ServiceError::Conflict(
@@ -115,19 +131,19 @@ pub async fn create(store: &Store, username: &str, password: &str, role: Role) -
 
 /// The user with this id, if any.
 pub async fn find_by_id(store: &Store, id: i64) -> Result<Option<User>> {
-    on_pool!(store, pool => sqlx::query_as::<_, UserRow>("SELECT id, username, role, created_at FROM users WHERE id = $1")
+    let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
+    on_pool!(store, pool => sqlx::query_as::<_, UserRow>(&sql)
         .bind(id)
         .fetch_optional(pool)
         .await)?
-        .map(UserRow::into_user)
-        .transpose()
+    .map(UserRow::into_user)
+    .transpose()
 }
 
 /// The user with this name (case-insensitive), if any.
 pub async fn find_by_name(store: &Store, username: &str) -> Result<Option<User>> {
-    on_pool!(store, pool => sqlx::query_as::<_, UserRow>(
-        "SELECT id, username, role, created_at FROM users WHERE lower(username) = lower($1)",
-    )
+    let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE lower(username) = lower($1)");
+    on_pool!(store, pool => sqlx::query_as::<_, UserRow>(&sql)
     .bind(username)
     .fetch_optional(pool)
     .await)?
@@ -137,9 +153,8 @@ pub async fn find_by_name(store: &Store, username: &str) -> Result<Option<User>>
 
 /// Every user, by name.
 pub async fn list(store: &Store) -> Result<Vec<User>> {
-    on_pool!(store, pool => sqlx::query_as::<_, UserRow>(
-        "SELECT id, username, role, created_at FROM users ORDER BY lower(username)",
-    )
+    let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY lower(username)");
+    on_pool!(store, pool => sqlx::query_as::<_, UserRow>(&sql)
     .fetch_all(pool)
     .await)?
     .into_iter()
@@ -147,16 +162,20 @@ pub async fn list(store: &Store) -> Result<Vec<User>> {
     .collect()
 }
 
-/// Checks a name and password. Returns the user when they match, `None` otherwise. When the
-/// user does not exist a dummy hash is still verified, so timing does not reveal user names.
+/// Checks a name and password. Returns the user when they match and the account is enabled,
+/// `None` otherwise. When the user does not exist a dummy hash is still verified, so timing
+/// does not reveal user names.
 pub async fn authenticate(store: &Store, username: &str, password: &str) -> Result<Option<User>> {
-    let row: Option<(i64, String)> = on_pool!(store, pool => sqlx::query_as("SELECT id, password_hash FROM users WHERE lower(username) = lower($1)")
+    let row: Option<(i64, String, Option<String>)> = on_pool!(store, pool => sqlx::query_as("SELECT id, password_hash, disabled_at FROM users WHERE lower(username) = lower($1)")
             .bind(username)
             .fetch_optional(pool)
             .await)?;
     match row {
-        Some((id, stored)) => {
-            if password::verify(password.to_owned(), PasswordHash::from_stored(stored)).await? {
+        Some((id, stored, disabled_at)) => {
+            let matches =
+                password::verify(password.to_owned(), PasswordHash::from_stored(stored)).await?;
+            // A disabled account costs the same verification and answers the same.
+            if matches && disabled_at.is_none() {
                 find_by_id(store, id).await
             } else {
                 Ok(None)
@@ -178,61 +197,140 @@ async fn dummy_hash() -> Result<PasswordHash> {
         .cloned()
 }
 
-/// Changes a user's role. Refuses to demote the last admin: the count of admins and the
-/// change are one transaction that holds the admins still — SQLite's write lock taken by
-/// `BEGIN IMMEDIATE`, PostgreSQL's row locks on every admin (`FOR UPDATE`) — so two admins
-/// demoting each other at the same time leave one of them admin.
-pub async fn set_role(store: &Store, id: i64, role: Role) -> Result<User> {
-    let user = find_by_id(store, id)
+/// The user a session belongs to, when that session is still valid: the account exists, is
+/// enabled, and its session epoch is the one the session was signed in with (`epoch`). The
+/// one check behind the sign-in gate and every server function.
+pub async fn find_signed_in(store: &Store, id: i64, epoch: i64) -> Result<Option<User>> {
+    Ok(find_by_id(store, id)
         .await?
-        .ok_or_else(|| ServiceError::NotFound(format!("no user with id {id}")))?;
-    let (begin, admins_sql) = match store.dialect() {
-        Dialect::Sqlite => (
-            "BEGIN IMMEDIATE",
-            "SELECT id FROM users WHERE role = 'admin'",
-        ),
-        Dialect::Postgres => (
-            "BEGIN",
-            "SELECT id FROM users WHERE role = 'admin' FOR UPDATE",
-        ),
+        .filter(|user| user.disabled_at.is_none() && user.session_epoch == epoch))
+}
+
+/// A change to one account that may take an admin away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    /// A new role.
+    Role(Role),
+    /// Disabled (`true`) or enabled again.
+    Disabled(bool),
+    /// Deleted.
+    Delete,
+}
+
+/// Applies `change` to user `id`, refusing one that would leave no enabled admin: the count
+/// of admins and the change are one transaction that holds the admins still — SQLite's write
+/// lock taken by `BEGIN IMMEDIATE`, PostgreSQL's row locks on every admin (`FOR UPDATE`) — so
+/// two admins demoting, disabling or deleting each other at the same time leave one.
+async fn change_guarded(store: &Store, id: i64, change: Change) -> Result<()> {
+    let (begin, lock) = match store.dialect() {
+        Dialect::Sqlite => ("BEGIN IMMEDIATE", ""),
+        Dialect::Postgres => ("BEGIN", " FOR UPDATE"),
     };
+    let admins_sql =
+        format!("SELECT id FROM users WHERE role = 'admin' AND disabled_at IS NULL{lock}");
+    let takes_admin = match change {
+        Change::Role(role) => role != Role::Admin,
+        Change::Disabled(disabled) => disabled,
+        Change::Delete => true,
+    };
+    let now = now_text();
     on_pool!(store, pool => async {
         let mut conn = pool.acquire().await?;
         let mut tx = sqlx::Connection::begin_with(&mut *conn, begin).await?;
-        let admins: Vec<i64> = sqlx::query_scalar(admins_sql).fetch_all(&mut *tx).await?;
-        if role != Role::Admin && admins.iter().all(|&admin| admin == id) && admins.contains(&id) {
-            return Err(ServiceError::invalid(
-                "role",
-                "the last admin cannot be demoted; make another user admin first",
-            ));
+        let admins: Vec<i64> = sqlx::query_scalar(&admins_sql).fetch_all(&mut *tx).await?;
+        if takes_admin && admins == [id] {
+            let (field, message) = match change {
+                Change::Role(_) => ("role", "the last admin cannot be demoted; make another user admin first"),
+                Change::Disabled(_) => ("id", "the last enabled admin cannot be disabled; make another user admin first"),
+                Change::Delete => ("id", "the last enabled admin cannot be deleted; make another user admin first"),
+            };
+            return Err(ServiceError::invalid(field, message));
         }
-        sqlx::query("UPDATE users SET role = $1, updated_at = $2 WHERE id = $3")
-            .bind(role.as_str())
-            .bind(now_text())
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        let done = match change {
+            Change::Role(role) => sqlx::query("UPDATE users SET role = $1, updated_at = $2 WHERE id = $3")
+                .bind(role.as_str())
+                .bind(&now)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?,
+            Change::Disabled(true) => sqlx::query(
+                "UPDATE users SET disabled_at = COALESCE(disabled_at, $1), updated_at = $1 WHERE id = $2",
+            )
+                .bind(&now)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?,
+            Change::Disabled(false) => sqlx::query(
+                "UPDATE users SET disabled_at = NULL, updated_at = $1 WHERE id = $2",
+            )
+                .bind(&now)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?,
+            Change::Delete => sqlx::query("DELETE FROM users WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?,
+        };
+        if done.rows_affected() == 0 {
+            return Err(ServiceError::NotFound(format!("no user with id {id}")));
+        }
         tx.commit().await?;
         Ok(())
     }
-    .await)?;
-    Ok(User { role, ..user })
+    .await)
 }
 
-/// Replaces a user's password.
+/// Changes a user's role. Refuses to demote the last enabled admin ([`change_guarded`]).
+pub async fn set_role(store: &Store, id: i64, role: Role) -> Result<User> {
+    change_guarded(store, id, Change::Role(role)).await?;
+    found(store, id).await
+}
+
+/// Disables a user (`true`: they cannot sign in and their open sessions end at their next
+/// request) or enables them again. Refuses to disable the last enabled admin.
+pub async fn set_disabled(store: &Store, id: i64, disabled: bool) -> Result<User> {
+    change_guarded(store, id, Change::Disabled(disabled)).await?;
+    found(store, id).await
+}
+
+/// Deletes a user; their sessions end at their next request and the audit log keeps their
+/// name. Refuses to delete the last enabled admin. Returns the user as they were.
+pub async fn delete(store: &Store, id: i64) -> Result<User> {
+    let user = found(store, id).await?;
+    change_guarded(store, id, Change::Delete).await?;
+    Ok(user)
+}
+
+/// The user with this id, or [`ServiceError::NotFound`].
+async fn found(store: &Store, id: i64) -> Result<User> {
+    find_by_id(store, id)
+        .await?
+        .ok_or_else(|| ServiceError::NotFound(format!("no user with id {id}")))
+}
+
+/// Replaces a user's password and increments their session epoch, which ends every session
+/// they have open ([`find_signed_in`]); the caller keeps its own session by storing the new
+/// epoch in it. Returns the user with the new epoch.
 pub async fn reset_password(store: &Store, id: i64, password: &str) -> Result<User> {
     password::validate_new_password(password)?;
-    let user = find_by_id(store, id)
-        .await?
-        .ok_or_else(|| ServiceError::NotFound(format!("no user with id {id}")))?;
+    let user = found(store, id).await?;
     let hash = password::hash(password.to_owned()).await?;
-    on_pool!(store, pool => sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
-        .bind(hash.as_stored())
-        .bind(now_text())
-        .bind(id)
-        .execute(pool)
-        .await.map(|_| ()))?;
-    Ok(user)
+    let epoch: Option<i64> = on_pool!(store, pool => sqlx::query_scalar(
+        "UPDATE users SET password_hash = $1, updated_at = $2, session_epoch = session_epoch + 1 \
+         WHERE id = $3 RETURNING session_epoch",
+    )
+    .bind(hash.as_stored())
+    .bind(now_text())
+    .bind(id)
+    .fetch_optional(pool)
+    .await)?;
+    let session_epoch =
+        epoch.ok_or_else(|| ServiceError::NotFound(format!("no user with id {id}")))?;
+    Ok(User {
+        session_epoch,
+        ..user
+    })
 }
 
 #[cfg(test)]
@@ -248,11 +346,11 @@ mod tests {
     #[tokio::test]
     async fn create_then_authenticate() {
         let pool = pool().await;
-        let user = create(&pool, "alice", "s3cret-pass", Role::Operator)
+        let user = create(&pool, "alice", "s3cret-passphrase", Role::Operator)
             .await
             .expect("create");
         assert_eq!(user.role, Role::Operator);
-        let ok = authenticate(&pool, "ALICE", "s3cret-pass")
+        let ok = authenticate(&pool, "ALICE", "s3cret-passphrase")
             .await
             .expect("auth");
         assert_eq!(ok.map(|u| u.id), Some(user.id));
@@ -263,7 +361,7 @@ mod tests {
             None
         );
         assert_eq!(
-            authenticate(&pool, "bob", "s3cret-pass")
+            authenticate(&pool, "bob", "s3cret-passphrase")
                 .await
                 .expect("auth"),
             None
@@ -273,10 +371,10 @@ mod tests {
     #[tokio::test]
     async fn refuses_an_existing_name_case_insensitively() {
         let pool = pool().await;
-        create(&pool, "alice", "s3cret-pass", Role::Viewer)
+        create(&pool, "alice", "s3cret-passphrase", Role::Viewer)
             .await
             .expect("create");
-        let err = create(&pool, "Alice", "other-pass", Role::Admin)
+        let err = create(&pool, "Alice", "other-passphrase", Role::Admin)
             .await
             .expect_err("duplicate refused");
         assert!(matches!(err, ServiceError::Conflict(_)), "{err}");
@@ -303,11 +401,11 @@ mod tests {
     #[tokio::test]
     async fn the_last_admin_cannot_be_demoted() {
         let pool = pool().await;
-        let admin = create(&pool, "root", "s3cret-pass", Role::Admin)
+        let admin = create(&pool, "root", "s3cret-passphrase", Role::Admin)
             .await
             .expect("create");
         assert!(set_role(&pool, admin.id, Role::Viewer).await.is_err());
-        let other = create(&pool, "second", "s3cret-pass", Role::Admin)
+        let other = create(&pool, "second", "s3cret-passphrase", Role::Admin)
             .await
             .expect("create");
         assert_eq!(
@@ -323,17 +421,17 @@ mod tests {
     #[tokio::test]
     async fn reset_password_replaces_the_old_one() {
         let pool = pool().await;
-        let u = create(&pool, "carol", "first-pass", Role::Viewer)
+        let u = create(&pool, "carol", "first-passphrase", Role::Viewer)
             .await
             .expect("create");
-        reset_password(&pool, u.id, "second-pass")
+        reset_password(&pool, u.id, "second-passphrase")
             .await
             .expect("reset");
-        assert!(authenticate(&pool, "carol", "first-pass")
+        assert!(authenticate(&pool, "carol", "first-passphrase")
             .await
             .expect("auth")
             .is_none());
-        assert!(authenticate(&pool, "carol", "second-pass")
+        assert!(authenticate(&pool, "carol", "second-passphrase")
             .await
             .expect("auth")
             .is_some());

@@ -6,7 +6,9 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use crate::error::{Result, ServiceError};
 
 /// Shortest password accepted.
-pub const MIN_PASSWORD_LEN: usize = 8;
+pub const MIN_PASSWORD_LEN: usize = 12;
+/// How many of the most common passwords are refused as new passwords.
+pub const COMMON_PASSWORDS_REFUSED: usize = 10_000;
 /// Longest password accepted (hashing cost is bounded).
 pub const MAX_PASSWORD_LEN: usize = 256;
 
@@ -39,7 +41,9 @@ fn hasher() -> Result<Argon2<'static>> {
     Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
 }
 
-/// Checks the length rules of a new password.
+/// Checks a new password: 12 to 256 characters, not one character repeated, not blank, and
+/// not one of the [`COMMON_PASSWORDS_REFUSED`] most common passwords ([`is_common`]). A
+/// password already set is never checked again (signing in works as before).
 pub fn validate_new_password(password: &str) -> Result<()> {
     let len = password.chars().count();
     if !(MIN_PASSWORD_LEN..=MAX_PASSWORD_LEN).contains(&len) {
@@ -48,7 +52,40 @@ pub fn validate_new_password(password: &str) -> Result<()> {
             format!("must be {MIN_PASSWORD_LEN} to {MAX_PASSWORD_LEN} characters long (got {len})"),
         ));
     }
+    let mut chars = password.chars();
+    let first = chars.next();
+    if password.trim().is_empty() || chars.all(|c| Some(c) == first) {
+        return Err(ServiceError::invalid(
+            "password",
+            "must not be blank or one character repeated",
+        ));
+    }
+    if is_common(password) {
+        return Err(ServiceError::invalid(
+            "password",
+            format!(
+                "is one of the {COMMON_PASSWORDS_REFUSED} most common passwords; choose another"
+            ),
+        ));
+    }
     Ok(())
+}
+
+/// Whether `password` as a whole is one of the [`COMMON_PASSWORDS_REFUSED`] most common
+/// passwords, in any case or with common letter-for-symbol substitutions (`p@ssw0rd`). The
+/// list is the ranked password dictionary of the `zxcvbn` crate (from the 10 million
+/// passwords of the xato.net corpus); its rank decides.
+pub fn is_common(password: &str) -> bool {
+    let last = password.chars().count().saturating_sub(1);
+    zxcvbn::zxcvbn(password, &[]).sequence().iter().any(|m| {
+        m.i == 0
+            && m.j == last
+            && matches!(&m.pattern, zxcvbn::matching::patterns::MatchPattern::Dictionary(d)
+                // The type of the dictionary's name is not exported: its `Debug` names it.
+                if format!("{:?}", d.dictionary_name) == "Passwords"
+                    && d.rank <= COMMON_PASSWORDS_REFUSED
+                    && !d.reversed)
+    })
 }
 
 /// Hashes `password` on the blocking pool (argon2 takes tens of milliseconds).
@@ -106,8 +143,41 @@ mod tests {
 
     #[test]
     fn password_length_is_checked() {
-        assert!(validate_new_password("short").is_err());
-        assert!(validate_new_password("long enough").is_ok());
+        let cases = [
+            ("short", false),
+            ("eleven char", false),
+            ("long enough pass", true),
+            ("correct horse battery", true),
+            ("            ", false),
+            ("aaaaaaaaaaaaaaaa", false),
+            // Among the 10,000 most common, whatever the case or substitutions.
+            ("qwertyuiopasdfgh", true),
+            ("1234567890qwerty", true),
+            ("123456789012", true),
+        ];
+        for (password, accepted) in cases {
+            assert_eq!(
+                validate_new_password(password).is_ok(),
+                accepted,
+                "{password:?}"
+            );
+        }
+        for common in [
+            "qwertyuiop",
+            "1qaz2wsx3edc",
+            "password",
+            "Password",
+            "P@ssw0rd",
+        ] {
+            assert!(is_common(common), "{common}");
+        }
+        for rare in ["correct horse battery", "Zx9-tram-Lumen-4"] {
+            assert!(!is_common(rare), "{rare}");
+        }
+        let long_common = "1qaz2wsx3edc";
+        assert_eq!(long_common.len(), 12);
+        assert!(validate_new_password(long_common).is_err());
+        assert!(validate_new_password(&"x".repeat(MAX_PASSWORD_LEN + 1)).is_err());
         assert!(validate_new_password(&"x".repeat(MAX_PASSWORD_LEN + 1)).is_err());
     }
 }

@@ -72,7 +72,7 @@ async fn accounts_are_unique_by_name_whatever_the_case_and_keep_one_admin() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn two_admins_demoting_each_other_at_once_leave_one_admin() {
+async fn two_admins_demoting_or_disabling_each_other_at_once_leave_one_admin() {
     for (store, _dir) in stores().await {
         let d = store.dialect();
         let a = accounts::create(&store, "ada", "first admin secret", Role::Admin)
@@ -82,22 +82,25 @@ async fn two_admins_demoting_each_other_at_once_leave_one_admin() {
             .await
             .expect("create");
         for trial in 0..50 {
-            let (first, second) = tokio::join!(
-                tokio::spawn({
-                    let store = store.clone();
-                    async move { accounts::set_role(&store, a.id, Role::Viewer).await }
-                }),
-                tokio::spawn({
-                    let store = store.clone();
-                    async move { accounts::set_role(&store, b.id, Role::Operator).await }
-                }),
-            );
+            // Demote / demote, disable / demote, disable / disable in turn.
+            let disables = [(false, false), (true, false), (true, true)][trial % 3];
+            let take = |id: i64, disable: bool| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    if disable {
+                        accounts::set_disabled(&store, id, true).await
+                    } else {
+                        accounts::set_role(&store, id, Role::Viewer).await
+                    }
+                })
+            };
+            let (first, second) = tokio::join!(take(a.id, disables.0), take(b.id, disables.1));
             let outcomes = [first.expect("task"), second.expect("task")];
             let admins: Vec<String> = accounts::list(&store)
                 .await
                 .expect("list")
                 .into_iter()
-                .filter(|u| u.role == Role::Admin)
+                .filter(|u| u.role == Role::Admin && u.disabled_at.is_none())
                 .map(|u| u.username)
                 .collect();
             assert_eq!(
@@ -111,11 +114,68 @@ async fn two_admins_demoting_each_other_at_once_leave_one_admin() {
                 .count();
             assert_eq!(refused, 1, "{d:?}, trial {trial}: {outcomes:?}");
             for id in [a.id, b.id] {
+                accounts::set_disabled(&store, id, false)
+                    .await
+                    .expect("enable again");
                 accounts::set_role(&store, id, Role::Admin)
                     .await
                     .expect("promote again");
             }
         }
+    }
+}
+
+#[tokio::test]
+async fn sessions_end_with_a_reset_a_disabling_or_a_deletion() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let user = accounts::create(&store, "carol", "carol's long secret", Role::Operator)
+            .await
+            .expect("create");
+        assert_eq!(user.session_epoch, 0);
+        let signed_in = |epoch| accounts::find_signed_in(&store, user.id, epoch);
+        assert!(signed_in(0).await.expect("find").is_some(), "{d:?}");
+        let reset = accounts::reset_password(&store, user.id, "a different long secret")
+            .await
+            .expect("reset");
+        assert_eq!(reset.session_epoch, 1, "{d:?}");
+        assert!(
+            signed_in(0).await.expect("find").is_none(),
+            "{d:?}: the old session ended"
+        );
+        assert!(signed_in(1).await.expect("find").is_some(), "{d:?}");
+        let refused = accounts::reset_password(&store, user.id, "password").await;
+        assert!(
+            matches!(refused, Err(ServiceError::Invalid { .. })),
+            "{d:?}"
+        );
+
+        accounts::set_disabled(&store, user.id, true)
+            .await
+            .expect("disable");
+        assert!(
+            signed_in(1).await.expect("find").is_none(),
+            "{d:?}: disabled"
+        );
+        let auth = accounts::authenticate(&store, "carol", "a different long secret").await;
+        assert_eq!(
+            auth.expect("auth"),
+            None,
+            "{d:?}: a disabled user cannot sign in"
+        );
+        accounts::set_disabled(&store, user.id, false)
+            .await
+            .expect("enable");
+        assert!(signed_in(1).await.expect("find").is_some(), "{d:?}");
+
+        let deleted = accounts::delete(&store, user.id).await.expect("delete");
+        assert_eq!(deleted.username, "carol");
+        assert!(
+            signed_in(1).await.expect("find").is_none(),
+            "{d:?}: deleted"
+        );
+        let again = accounts::delete(&store, user.id).await;
+        assert!(matches!(again, Err(ServiceError::NotFound(_))), "{d:?}");
     }
 }
 

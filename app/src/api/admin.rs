@@ -16,6 +16,7 @@ impl From<services::accounts::User> for UserView {
             username: u.username,
             role: u.role,
             created_at: u.created_at,
+            disabled: u.disabled_at.is_some(),
         }
     }
 }
@@ -137,18 +138,75 @@ pub async fn set_user_role(id: String, role: String) -> Result<UserView, AppErro
     .await
 }
 
-/// Replaces a user's password (admin). The password is never written to the audit log.
+/// Replaces a user's password (admin) and ends every other session of that user; an admin
+/// resetting their own password stays signed in here. The password is never written to the
+/// audit log.
 #[server(endpoint = "reset_password")]
 pub async fn reset_user_password(id: String, password: String) -> Result<(), AppError> {
-    use crate::auth::audited;
+    use crate::auth::{audited, session, USER_EPOCH_KEY};
     let args = serde_json::json!({ "id": id });
     audited(
         "users.reset_password",
         engine::Role::Admin,
         args,
+        |services, admin| async move {
+            let id = parse_user_id(&id)?;
+            let user = services::accounts::reset_password(&services.store, id, &password).await?;
+            if user.id == admin.id {
+                let kept = session()
+                    .await?
+                    .insert(USER_EPOCH_KEY, user.session_epoch)
+                    .await;
+                if let Err(e) = kept {
+                    tracing::error!(error = %e, "could not keep the session after a reset");
+                    return Err(AppError::Internal);
+                }
+            }
+            Ok(())
+        },
+    )
+    .await
+}
+
+/// Disables a user (`disabled` = `true`: they cannot sign in, and their open sessions end at
+/// their next request) or enables them again (admin). The last enabled admin cannot be
+/// disabled.
+#[server(endpoint = "set_disabled")]
+pub async fn set_user_disabled(id: String, disabled: String) -> Result<UserView, AppError> {
+    use crate::auth::audited;
+    let args = serde_json::json!({ "id": id, "disabled": disabled });
+    audited(
+        "users.set_disabled",
+        engine::Role::Admin,
+        args,
         |services, _| async move {
             let id = parse_user_id(&id)?;
-            services::accounts::reset_password(&services.store, id, &password).await?;
+            let disabled = match disabled.as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(AppError::invalid("disabled", "must be true or false")),
+            };
+            Ok(UserView::from(
+                services::accounts::set_disabled(&services.store, id, disabled).await?,
+            ))
+        },
+    )
+    .await
+}
+
+/// Deletes a user (admin); their sessions end at their next request and the audit log keeps
+/// their name. The last enabled admin cannot be deleted.
+#[server(endpoint = "delete_user")]
+pub async fn delete_user(id: String) -> Result<(), AppError> {
+    use crate::auth::audited;
+    let args = serde_json::json!({ "id": id });
+    audited(
+        "users.delete",
+        engine::Role::Admin,
+        args,
+        |services, _| async move {
+            let id = parse_user_id(&id)?;
+            services::accounts::delete(&services.store, id).await?;
             Ok(())
         },
     )

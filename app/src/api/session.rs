@@ -6,14 +6,15 @@ use crate::error::AppError;
 use crate::model::SessionUser;
 
 /// Signs in with a user name and password, then redirects to `next` (a local path) or `/`.
-/// Attempts are throttled per user name and per client address.
+/// Wrong passwords slow down further attempts of that user name from that address
+/// (exponential back-off), and each address has a quota ([`services::throttle`]).
 #[server(endpoint = "login")]
 pub async fn login(
     username: String,
     password: String,
     next: Option<String>,
 ) -> Result<(), AppError> {
-    use crate::auth::{finish, record, safe_next, services, session, USER_ID_KEY};
+    use crate::auth::{finish, record, safe_next, services, session, USER_EPOCH_KEY, USER_ID_KEY};
     finish(
         async move {
             let services = services()?;
@@ -39,6 +40,7 @@ pub async fn login(
             let user =
                 services::accounts::authenticate(&services.store, &username, &password).await?;
             let Some(user) = user else {
+                services.sign_in_limiter.failed(&username, address);
                 let err = AppError::BadCredentials;
                 record(
                     &services,
@@ -50,10 +52,12 @@ pub async fn login(
                 .await;
                 return Err(err);
             };
+            services.sign_in_limiter.succeeded(&username, address);
             let session = session().await?;
             let stored = async {
                 session.cycle_id().await?;
-                session.insert(USER_ID_KEY, user.id).await
+                session.insert(USER_ID_KEY, user.id).await?;
+                session.insert(USER_EPOCH_KEY, user.session_epoch).await
             }
             .await;
             if let Err(e) = stored {

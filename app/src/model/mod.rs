@@ -354,6 +354,8 @@ pub struct UserView {
     pub role: Role,
     /// Creation time.
     pub created_at: String,
+    /// Disabled by an admin: cannot sign in.
+    pub disabled: bool,
 }
 
 /// A simple table for the configured-estate views.

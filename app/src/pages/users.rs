@@ -1,10 +1,13 @@
-//! User management (admin): add a user, change a role, reset a password.
+//! User management (admin): add a user, change a role, reset a password, disable or delete
+//! a user.
 
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use crate::api::admin::{list_users, AddUser, ResetUserPassword, SetUserRole};
+use crate::api::admin::{
+    list_users, AddUser, DeleteUser, ResetUserPassword, SetUserDisabled, SetUserRole,
+};
 use crate::model::UserView;
 use crate::pages::{action_error, LoadError};
 
@@ -14,10 +17,25 @@ pub fn UsersPage() -> impl IntoView {
     let add = ServerAction::<AddUser>::new();
     let set_role = ServerAction::<SetUserRole>::new();
     let reset = ServerAction::<ResetUserPassword>::new();
+    let disable = ServerAction::<SetUserDisabled>::new();
+    let delete = ServerAction::<DeleteUser>::new();
     let users = Resource::new(
-        move || (add.version().get(), set_role.version().get()),
+        move || {
+            (
+                add.version().get(),
+                set_role.version().get(),
+                disable.version().get(),
+                delete.version().get(),
+            )
+        },
         |_| list_users(),
     );
+    let actions = UserActions {
+        set_role,
+        reset,
+        disable,
+        delete,
+    };
     let role_options = |selected: Role| {
         Role::ALL
             .into_iter()
@@ -41,33 +59,47 @@ pub fn UsersPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match users.await {
                     Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(list) => view! { <UserTable list set_role reset role_options/> }.into_any(),
+                    Ok(list) => view! { <UserTable list actions role_options/> }.into_any(),
                 }
             })}
         </Transition>
         {move || action_error(set_role.value().get()).map(|e| view! { <p class="error">{e}</p> })}
         {move || action_error(reset.value().get()).map(|e| view! { <p class="error">{e}</p> })}
+        {move || action_error(disable.value().get()).map(|e| view! { <p class="error">{e}</p> })}
+        {move || action_error(delete.value().get()).map(|e| view! { <p class="error">{e}</p> })}
         {move || reset.value().get().and_then(|r| r.ok()).map(|_| view! { <p class="ok">"Password replaced."</p> })}
     }
 }
 
-#[component]
-fn UserTable<F, V>(
-    list: Vec<UserView>,
+/// The actions of the users table's rows.
+#[derive(Clone, Copy)]
+struct UserActions {
     set_role: ServerAction<SetUserRole>,
     reset: ServerAction<ResetUserPassword>,
-    role_options: F,
-) -> impl IntoView
+    disable: ServerAction<SetUserDisabled>,
+    delete: ServerAction<DeleteUser>,
+}
+
+#[component]
+fn UserTable<F, V>(list: Vec<UserView>, actions: UserActions, role_options: F) -> impl IntoView
 where
     F: Fn(Role) -> V + Copy + Send + 'static,
     V: IntoView + 'static,
 {
+    let UserActions {
+        set_role,
+        reset,
+        disable,
+        delete,
+    } = actions;
     view! {
         <section class="card">
             <table id="users-table">
-                <thead><tr><th>"User"</th><th>"Role"</th><th>"Created (UTC)"</th><th>"Password"</th></tr></thead>
+                <thead><tr><th>"User"</th><th>"Role"</th><th>"Created (UTC)"</th><th>"Password"</th><th>"Account"</th></tr></thead>
                 <tbody>
-                    {list.into_iter().map(|u| view! {
+                    {list.into_iter().map(|u| {
+                        let delete_label = format!("Delete {}", u.username);
+                        view! {
                         <tr data-user=u.username.clone()>
                             <td>{u.username.clone()}</td>
                             <td>
@@ -85,7 +117,23 @@ where
                                     <button type="submit">"Reset"</button>
                                 </ActionForm>
                             </td>
+                            <td>
+                                {u.disabled.then(|| view! { <span class="badge">"disabled"</span>" " })}
+                                <ActionForm action=disable attr:class="inline">
+                                    <input type="hidden" name="id" value=u.id.to_string()/>
+                                    <input type="hidden" name="disabled" value=(!u.disabled).to_string()/>
+                                    <button type="submit">{if u.disabled { "Enable" } else { "Disable" }}</button>
+                                </ActionForm>
+                                <details class="inline confirm">
+                                    <summary>"Delete…"</summary>
+                                    <ActionForm action=delete attr:class="inline">
+                                        <input type="hidden" name="id" value=u.id.to_string()/>
+                                        <button type="submit" class="danger">{delete_label}</button>
+                                    </ActionForm>
+                                </details>
+                            </td>
                         </tr>
+                        }
                     }).collect_view()}
                 </tbody>
             </table>

@@ -1,7 +1,7 @@
 //! Router tests with `oneshot` on a temp SQLite file: sign-in, the gate, roles, audit, export,
 //! health and metrics.
 
-use crate::common::{app, body_text, set_cookie};
+use crate::common::{app, body_text, set_cookie, PASSWORD};
 use axum::http::{header, StatusCode};
 use engine::Speed;
 
@@ -98,17 +98,49 @@ async fn a_wrong_password_is_refused_and_audited() {
     );
 }
 
+/// A sign-in form posted from `ip`.
+fn login_from(
+    ip: [u8; 4],
+    username: &str,
+    password: &str,
+) -> axum::http::Request<axum::body::Body> {
+    let mut request = axum::http::Request::post("/api/login")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::ACCEPT, "application/json")
+        .body(axum::body::Body::from(format!(
+            "username={username}&password={password}"
+        )))
+        .expect("request");
+    let addr = std::net::SocketAddr::from((ip, 40_000));
+    request
+        .extensions_mut()
+        .insert(axum::extract::ConnectInfo(addr));
+    request
+}
+
 #[tokio::test]
-async fn sign_in_attempts_are_throttled() {
+async fn wrong_passwords_slow_their_address_down_but_not_the_user_elsewhere() {
     let app = app().await;
-    let mut last = StatusCode::OK;
-    for _ in 0..=services::throttle::PER_USER_BURST {
-        last = app
-            .post_form("/api/login", "username=operator&password=nope-nope", None)
-            .await
-            .status();
+    let attacker = [203, 0, 113, 9];
+    let mut statuses = Vec::new();
+    for _ in 0..=services::throttle::FREE_FAILURES {
+        let response = app
+            .send(login_from(attacker, "admin", "guess-guess-guess"))
+            .await;
+        statuses.push(response.status());
     }
-    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        statuses.iter().all(|s| *s == StatusCode::UNAUTHORIZED),
+        "{statuses:?}"
+    );
+    // Held back now, even with the right password, from that address...
+    let held = app.send(login_from(attacker, "admin", PASSWORD)).await;
+    assert_eq!(held.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(body_text(held).await.contains("Throttled"));
+    // ...while the admin, from their own address, signs in at once.
+    let theirs = app.send(login_from([10, 0, 0, 2], "admin", PASSWORD)).await;
+    assert_eq!(theirs.status(), StatusCode::OK);
+    assert!(set_cookie(&theirs).is_some());
 }
 
 #[tokio::test]
@@ -710,5 +742,121 @@ async fn malformed_calls_answer_400_naming_the_argument_and_large_bodies_413() {
     assert!(
         rows.iter().all(|r| r.action != "timeline.note"),
         "{rows:#?}"
+    );
+}
+
+#[tokio::test]
+async fn a_password_reset_ends_the_users_other_sessions() {
+    let app = app().await;
+    let admin = app.sign_in("admin").await;
+    let admin_elsewhere = app.sign_in("admin").await;
+    let operator = app.sign_in("operator").await;
+    let whoami = |cookie: String| {
+        let app = &app;
+        async move {
+            app.post_form("/api/whoami", "", Some(&cookie))
+                .await
+                .status()
+        }
+    };
+    assert_eq!(whoami(operator.clone()).await, StatusCode::OK);
+    let id = services::accounts::find_by_name(&app.services.store, "operator")
+        .await
+        .expect("find")
+        .expect("operator")
+        .id;
+    let reset = format!("id={id}&password=a-brand-new-secret");
+    let response = app
+        .post_form("/api/reset_password", &reset, Some(&admin))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        whoami(operator).await,
+        StatusCode::UNAUTHORIZED,
+        "the operator's session ended"
+    );
+
+    // An admin resetting their own password keeps this session and ends the others.
+    let own = services::accounts::find_by_name(&app.services.store, "admin")
+        .await
+        .expect("find")
+        .expect("admin")
+        .id;
+    let reset = format!("id={own}&password=another-new-secret");
+    let response = app
+        .post_form("/api/reset_password", &reset, Some(&admin))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        whoami(admin).await,
+        StatusCode::OK,
+        "the session that reset stays"
+    );
+    assert_eq!(whoami(admin_elsewhere).await, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_disabled_user_is_signed_out_and_cannot_sign_in_until_enabled() {
+    let app = app().await;
+    let admin = app.sign_in("admin").await;
+    let viewer = app.sign_in("viewer").await;
+    let id = services::accounts::find_by_name(&app.services.store, "viewer")
+        .await
+        .expect("find")
+        .expect("viewer")
+        .id;
+    let disable = format!("id={id}&disabled=true");
+    let response = app
+        .post_form("/api/set_disabled", &disable, Some(&admin))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    // The open session: pages go to the sign-in page, calls answer 401.
+    let page = app.get("/history", Some(&viewer)).await;
+    assert!(page.status().is_redirection());
+    let call = app.post_form("/api/whoami", "", Some(&viewer)).await;
+    assert_eq!(call.status(), StatusCode::UNAUTHORIZED);
+    let again = format!("username=viewer&password={PASSWORD}");
+    let refused = app.post_form("/api/login", &again, None).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+
+    let enable = format!("id={id}&disabled=false");
+    let response = app
+        .post_form("/api/set_disabled", &enable, Some(&admin))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let back = app.post_form("/api/login", &again, None).await;
+    assert_eq!(back.status(), StatusCode::OK);
+
+    // The last enabled admin cannot be disabled or deleted; a viewer can be deleted.
+    let own = services::accounts::find_by_name(&app.services.store, "admin")
+        .await
+        .expect("find")
+        .expect("admin")
+        .id;
+    let response = app
+        .post_form(
+            "/api/set_disabled",
+            &format!("id={own}&disabled=true"),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let response = app
+        .post_form("/api/delete_user", &format!("id={own}"), Some(&admin))
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let response = app
+        .post_form("/api/delete_user", &format!("id={id}"), Some(&admin))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let gone = services::accounts::find_by_name(&app.services.store, "viewer").await;
+    assert!(gone.expect("find").is_none());
+    let (rows, _) = services::audit::list(&app.services.store, 0, 20)
+        .await
+        .expect("audit");
+    let actions: Vec<&str> = rows.iter().map(|r| r.action.as_str()).collect();
+    assert!(
+        actions.contains(&"users.set_disabled") && actions.contains(&"users.delete"),
+        "{actions:?}"
     );
 }
