@@ -69,3 +69,4 @@ mod udp;
 
 pub use question::{QueryKind, Question, Reply, Resolver, Transport};
 pub use responder::{Responder, DEFAULT_TCP_IDLE_TIMEOUT};
+pub use tcp::{MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS};

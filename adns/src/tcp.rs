@@ -2,9 +2,10 @@
 //! big-endian length, any number of queries per connection answered in order, and
 //! the connection closed after an idle period or a framing error.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +17,12 @@ use crate::message::{self, Incoming};
 use crate::{Resolver, Transport};
 
 /// Open connections past which new ones are closed at once.
-const MAX_CONNECTIONS: usize = 1024;
+pub const MAX_CONNECTIONS: usize = 1024;
+
+/// Open connections one source address may hold; past it, its new ones are closed at once
+/// (so one client cannot take every slot and keep other clients out until its idle
+/// connections time out).
+pub const MAX_CONNECTIONS_PER_ADDRESS: usize = 64;
 
 /// Pause after a failed `accept` (e.g. out of file descriptors), so that the loop
 /// does not spin.
@@ -30,23 +36,46 @@ pub(crate) async fn serve<R: Resolver>(
     idle_timeout: Duration,
 ) -> io::Result<Infallible> {
     let mut connections = JoinSet::new();
+    let mut per_address: HashMap<IpAddr, usize> = HashMap::new();
     loop {
         tokio::select! {
             Some(finished) = connections.join_next(), if !connections.is_empty() => {
-                if let Err(error) = finished {
-                    tracing::error!(%error, "dns tcp connection task failed");
+                match finished {
+                    Ok(ip) => release(&mut per_address, ip),
+                    Err(error) => tracing::error!(%error, "dns tcp connection task failed"),
                 }
             }
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) if connections.len() < MAX_CONNECTIONS => {
-                    connections.spawn(connection(stream, peer, resolver.clone(), idle_timeout));
+                Ok((stream, peer)) => {
+                    let held = per_address.get(&peer.ip()).copied().unwrap_or(0);
+                    if connections.len() >= MAX_CONNECTIONS {
+                        tracing::warn!(%peer, "too many dns tcp connections, closing");
+                    } else if held >= MAX_CONNECTIONS_PER_ADDRESS {
+                        tracing::warn!(%peer, "too many dns tcp connections from this address, closing");
+                    } else {
+                        per_address.insert(peer.ip(), held + 1);
+                        let resolver = resolver.clone();
+                        connections.spawn(async move {
+                            connection(stream, peer, resolver, idle_timeout).await;
+                            peer.ip()
+                        });
+                    }
                 }
-                Ok((_, peer)) => tracing::warn!(%peer, "too many dns tcp connections, closing"),
                 Err(error) => {
                     tracing::warn!(%error, "dns tcp accept");
                     tokio::time::sleep(ACCEPT_BACKOFF).await;
                 }
             },
+        }
+    }
+}
+
+/// One connection of `ip` ended.
+fn release(per_address: &mut HashMap<IpAddr, usize>, ip: IpAddr) {
+    if let Some(held) = per_address.get_mut(&ip) {
+        *held = held.saturating_sub(1);
+        if *held == 0 {
+            per_address.remove(&ip);
         }
     }
 }

@@ -143,6 +143,50 @@ async fn tcp_closes_idle_connections() {
 }
 
 #[tokio::test]
+async fn one_address_cannot_take_every_tcp_slot() {
+    let server = Server::start().await;
+    let mut held = Vec::new();
+    for _ in 0..adns::MAX_CONNECTIONS_PER_ADDRESS {
+        held.push(tcp_client(server.addr).await);
+    }
+    // Let the server accept them all before the one too many.
+    let mut probe = tcp_client(server.addr).await;
+    tcp_send(
+        &mut probe,
+        &encode(&query("apps.example.com", RecordType::A)),
+    )
+    .await;
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(WAIT, probe.read_to_end(&mut rest)).await;
+    assert!(
+        matches!(read, Ok(Ok(0)) | Ok(Err(_))),
+        "closed at once: {read:?}"
+    );
+    // Another address is served meanwhile.
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind("127.0.0.2:0".parse().expect("addr"))
+        .expect("bind");
+    let mut other = socket.connect(server.addr).await.expect("connect");
+    tcp_send(
+        &mut other,
+        &encode(&query("apps.example.com", RecordType::A)),
+    )
+    .await;
+    assert!(tcp_receive(&mut other, WAIT).await.is_some());
+    // A slot freed is a slot again.
+    held.pop();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut again = tcp_client(server.addr).await;
+    tcp_send(
+        &mut again,
+        &encode(&query("apps.example.com", RecordType::A)),
+    )
+    .await;
+    assert!(tcp_receive(&mut again, WAIT).await.is_some());
+}
+
+#[tokio::test]
 async fn udp_truncates_what_does_not_fit_and_tcp_carries_it() {
     let server = Server::start().await;
     let request = query("big.example.com", RecordType::A);

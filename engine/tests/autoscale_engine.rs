@@ -845,17 +845,17 @@ fn csv_traces() {
         (
             "90\nabc\n",
             2,
-            "value must be a finite number >= 0 (percent); got `abc`",
+            "value must be a finite number >= 0 (percent)",
         ),
         (
             "90\nnan\n",
             2,
-            "value must be a finite number >= 0 (percent); got `nan`",
+            "value must be a finite number >= 0 (percent)",
         ),
         (
             "90\n-1\n",
             2,
-            "value must be a finite number >= 0 (percent); got `-1`",
+            "value must be a finite number >= 0 (percent)",
         ),
         (
             "1,90\n2\n",
@@ -868,12 +868,8 @@ fn csv_traces() {
             "expected `value` or `minute,value`; got 3 fields",
         ),
         ("1,90\n1,80\n", 2, "minutes must increase; got 1 after 1"),
-        ("0,90\n", 1, "minute must be a whole number >= 1; got `0`"),
-        (
-            "1.5,90\n",
-            1,
-            "minute must be a whole number >= 1; got `1.5`",
-        ),
+        ("0,90\n", 1, "minute must be a whole number >= 1"),
+        ("1.5,90\n", 1, "minute must be a whole number >= 1"),
         (
             "999999999,90\n",
             1,
@@ -906,7 +902,7 @@ fn csv_workloads_are_resolved_by_the_loader() -> Result<(), ScenarioError> {
     let err = bad.resolve_csv(|_| Ok::<_, String>("90\nx\n".to_owned()));
     assert_eq!(
         err.map_err(|e| e.to_string()).err().as_deref(),
-        Some("autoscale.groups[0].workload.file: load.csv:2: value must be a finite number >= 0 (percent); got `x`")
+        Some("autoscale.groups[0].workload.file: load.csv:2: value must be a finite number >= 0 (percent)")
     );
     let err = bad.resolve_csv(|f| Err(format!("{f} not found")));
     assert_eq!(

@@ -94,6 +94,10 @@ pub fn run_inner(args: &SimulateArgs, out: &mut impl Write) -> Result<(), Failur
     let until = parse_duration(args.until.as_deref().unwrap_or_default())
         .map_err(|e| Failure::Input(format!("--until: {e}")))?
         .0;
+    let max_days = engine::scenario::limits::MAX_SIMULATED_DAYS;
+    if until > max_days * 86_400_000 {
+        return Err(Failure::Input(format!("--until: at most {max_days}d")));
+    }
     let actions = match &args.actions {
         Some(path) => load_actions(path, &scenario).map_err(|e| Failure::Input(e.to_string()))?,
         None => Vec::new(),

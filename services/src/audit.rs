@@ -22,6 +22,26 @@ pub struct AuditEntry {
     pub outcome: String,
 }
 
+/// The longest arguments text an audit row keeps, in bytes; longer ones are cut
+/// ([`stored_arguments`]).
+pub const MAX_ARGUMENTS_BYTES: usize = 4_096;
+
+/// The text an audit row stores for `arguments`: the JSON as is up to
+/// [`MAX_ARGUMENTS_BYTES`]; beyond, `{"truncated": true, "length": N, "start": "…"}` with the
+/// first bytes of it, so a refused call with a huge argument cannot fill the log.
+pub fn stored_arguments(arguments: &serde_json::Value) -> String {
+    let text = arguments.to_string();
+    if text.len() <= MAX_ARGUMENTS_BYTES {
+        return text;
+    }
+    let mut cut = MAX_ARGUMENTS_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    serde_json::json!({ "truncated": true, "length": text.len(), "start": &text[..cut] })
+        .to_string()
+}
+
 /// Records one action.
 pub async fn record(
     store: &Store,
@@ -36,7 +56,7 @@ pub async fn record(
     .bind(now_text())
     .bind(actor)
     .bind(action)
-    .bind(arguments.to_string())
+    .bind(stored_arguments(arguments))
     .bind(outcome)
     .execute(pool)
     .await.map(|_| ()))?;
@@ -84,5 +104,21 @@ mod tests {
         assert_eq!(rows[0].actor, "bob");
         assert_eq!(rows[0].arguments, r#"{"n":1}"#);
         assert_eq!(rows[1].action, "clock.pause");
+    }
+
+    #[test]
+    fn huge_arguments_are_cut_with_their_length() {
+        let small = serde_json::json!({ "text": "note" });
+        assert_eq!(stored_arguments(&small), r#"{"text":"note"}"#);
+        // Multi-byte characters across the cut.
+        let huge = serde_json::json!({ "text": "é".repeat(1_000_000) });
+        let stored = stored_arguments(&huge);
+        assert!(stored.len() < MAX_ARGUMENTS_BYTES + 100, "{}", stored.len());
+        let back: serde_json::Value = serde_json::from_str(&stored).expect("JSON");
+        assert_eq!(back["truncated"], true);
+        assert_eq!(back["length"], huge.to_string().len());
+        assert!(back["start"]
+            .as_str()
+            .is_some_and(|s| s.starts_with(r#"{"text":"éé"#)));
     }
 }

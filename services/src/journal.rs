@@ -177,7 +177,7 @@ pub async fn append(
             .bind(&at)
             .bind(&audit.actor)
             .bind(&audit.action)
-            .bind(audit.arguments.to_string())
+            .bind(crate::audit::stored_arguments(&audit.arguments))
             .execute(&mut *tx)
             .await?;
         }

@@ -27,6 +27,7 @@ pub(crate) struct ActionsFile {
 /// timeline count: an evaluator it creates may be named later, and after a GSLB topology
 /// import later GSLB actions name the imported sites.
 pub fn validate_actions(actions: &[TimedAction], scenario: &Scenario) -> Result<(), ConfigError> {
+    super::limits::check_actions(actions)?;
     let mut created: Vec<String> = Vec::new();
     let mut gslb = Cow::Borrowed(&scenario.gslb);
     for (i, timed) in actions.iter().enumerate() {

@@ -3,7 +3,7 @@
 //!
 //! This folder holds what every engine shares: [`Scenario`] (the whole file), [`meta`]
 //! (`[scenario]`, `[clock]`), [`actions`] (the timeline, each action checked by its engine),
-//! [`error`] (errors with their file:line), `location` (key paths to lines), [`Warning`], and
+//! [`error`] (errors with their file:line), [`limits`] (the size limits), `location` (key paths to lines), [`Warning`], and
 //! `check` (validation helpers). Each engine's section lives in its own folder, with its
 //! checks: [`crate::core::CoreConfig`], [`crate::lhc::LhcConfig`], [`crate::lms::LmsConfig`],
 //! [`crate::gslb::GslbConfig`], [`crate::autoscale::AutoscaleConfig`].
@@ -16,6 +16,7 @@
 pub mod actions;
 pub(crate) mod check;
 pub mod error;
+pub mod limits;
 mod location;
 pub mod meta;
 mod warning;
@@ -101,8 +102,10 @@ impl Scenario {
         self.scenario.seed
     }
 
-    /// Validates every section, then the actions against the scenario.
+    /// Checks the size limits ([`limits`]), then validates every section, then the actions
+    /// against the scenario.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        limits::check(self)?;
         self.scenario.validate()?;
         self.clock.validate()?;
         self.core.validate()?;

@@ -76,7 +76,9 @@ pub fn parse_metrics_csv(text: &str) -> Result<Vec<f64>, (usize, String)> {
             .ok_or_else(|| {
                 (
                     line_no,
-                    format!("value must be a finite number >= 0 (percent); got `{text_value}`"),
+                    // Never the text itself: the file may be any file (an error shows
+                    // only its path and line).
+                    "value must be a finite number >= 0 (percent)".to_owned(),
                 )
             })?;
         if !pair {
@@ -93,12 +95,7 @@ pub fn parse_metrics_csv(text: &str) -> Result<Vec<f64>, (usize, String)> {
             .parse::<usize>()
             .ok()
             .filter(|m| *m >= 1)
-            .ok_or_else(|| {
-                (
-                    line_no,
-                    format!("minute must be a whole number >= 1; got `{}`", fields[0]),
-                )
-            })?;
+            .ok_or_else(|| (line_no, "minute must be a whole number >= 1".to_owned()))?;
         if minute <= last_minute {
             return Err((
                 line_no,
