@@ -52,10 +52,6 @@ fn group(i: usize) -> String {
     )
 }
 
-fn site(i: usize) -> String {
-    format!("name = \"S{i}\"\nip = \"10.0.0.1\"\npublic_ip = \"203.0.113.1\"\nrole = \"parent\"")
-}
-
 fn server(i: usize) -> String {
     format!("host = \"XA-{i}\"\nzone = \"z\"\napps = [\"Word\"]")
 }
@@ -91,15 +87,6 @@ fn cases() -> Vec<Case> {
                 "at most {MAX_AUTOSCALE_GROUPS} autoscale groups (got {})",
                 MAX_AUTOSCALE_GROUPS + 1
             ),
-        },
-        Case {
-            what: "GSLB sites",
-            src: tables("[[gslb.sites]]", MAX_GSLB_SITES + 1, site),
-            header: "[[gslb.sites]]",
-            k: MAX_GSLB_SITES,
-            offset: 0,
-            field: format!("gslb.sites[{MAX_GSLB_SITES}]"),
-            message: format!("at most {MAX_GSLB_SITES} GSLB sites (got {})", MAX_GSLB_SITES + 1),
         },
         Case {
             what: "load-managed servers",
