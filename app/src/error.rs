@@ -80,6 +80,27 @@ impl FromServerFnError for AppError {
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
         AppError::Request(value)
     }
+
+    /// An error body: an [`AppError`] as the server functions send it, or the plain JSON
+    /// (`{"error": …, "status": …}`) of the layers in front of them — the sign-in gate (401,
+    /// 503) and the same-origin check (403) — read by its status, so that a page whose
+    /// session ended shows "sign in first" and its link rather than a decoding error.
+    fn de(data: leptos::server_fn::Bytes) -> Self {
+        #[derive(Deserialize)]
+        struct Plain {
+            error: String,
+            status: u16,
+        }
+        if let Ok(error) = serde_json::from_slice::<AppError>(&data) {
+            return error;
+        }
+        match serde_json::from_slice::<Plain>(&data) {
+            Ok(Plain { status: 401, .. }) => AppError::Unauthorized,
+            Ok(Plain { status: 503, .. }) => AppError::Unavailable,
+            Ok(Plain { error, .. }) => AppError::Request(ServerFnErrorErr::Request(error)),
+            Err(e) => AppError::Request(ServerFnErrorErr::Deserialization(e.to_string())),
+        }
+    }
 }
 
 impl AppError {
@@ -144,5 +165,38 @@ impl From<services::ServiceError> for AppError {
 impl From<engine::ActionError> for AppError {
     fn from(e: engine::ActionError) -> Self {
         services::ServiceError::from(e).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AppError;
+    use leptos::prelude::{FromServerFnError, ServerFnErrorErr};
+
+    #[test]
+    fn error_bodies_of_every_layer_are_read() {
+        let read = |body: &str| AppError::de(leptos::server_fn::Bytes::from(body.to_owned()));
+        // A server function's own error.
+        assert_eq!(read(r#""Unauthorized""#), AppError::Unauthorized);
+        assert_eq!(read(r#"{"Throttled":3}"#), AppError::Throttled(3));
+        // The sign-in gate's and the same-origin check's plain answers.
+        assert_eq!(
+            read(r#"{"error":"sign in first","status":401}"#),
+            AppError::Unauthorized
+        );
+        assert_eq!(
+            read(r#"{"error":"the database…","status":503}"#),
+            AppError::Unavailable
+        );
+        assert_eq!(
+            read(r#"{"error":"forbidden: another origin","status":403}"#),
+            AppError::Request(ServerFnErrorErr::Request(
+                "forbidden: another origin".into()
+            ))
+        );
+        assert!(matches!(
+            read("<html>"),
+            AppError::Request(ServerFnErrorErr::Deserialization(_))
+        ));
     }
 }
