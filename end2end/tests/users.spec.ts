@@ -43,6 +43,14 @@ test("an admin disables a user, whose open browser is signed out on its next cli
   await form.getByRole("button", { name: "Add" }).click();
   const row = page.locator("#users-table [data-user=leaver]");
   await expect(row).toBeVisible();
+  // The page, with its wider table, does not scroll sideways on a phone or a desktop.
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    const sideways = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(sideways, `users page at ${width} px`).toBeLessThanOrEqual(0);
+  }
 
   // The user's own browser, signed in and on the overview.
   const context = await browser.newContext();

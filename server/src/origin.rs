@@ -188,14 +188,10 @@ fn refused_request(request: &Request) -> serde_json::Value {
     })
 }
 
-/// The signed-in user's name, or `anonymous`.
+/// The signed-in user's name, or `anonymous` (also for a session no longer valid).
 async fn actor(state: &ServerState, session: &Session) -> String {
-    let id: Option<i64> = session.get(app::auth::USER_ID_KEY).await.ok().flatten();
-    match id {
-        Some(id) => match services::accounts::find_by_id(&state.services.store, id).await {
-            Ok(Some(user)) => user.username,
-            _ => format!("user #{id}"),
-        },
-        None => "anonymous".to_owned(),
+    match app::auth::session_user(&state.services.store, session).await {
+        Ok(Some(user)) => user.username,
+        _ => "anonymous".to_owned(),
     }
 }

@@ -1,4 +1,4 @@
-//! [`Form`]: how every server function takes its arguments — a URL-encoded form in a `POST`
+//! [`Form`]: how the server functions take their arguments — a URL-encoded form in a `POST`
 //! body, as the framework's own `PostUrl`, except that an argument that does not decode is
 //! named in the error (`limit: invalid digit found in string`, not only the message). The
 //! router answers such an error with 400 ([`crate::error::AppError::status`]).
@@ -60,8 +60,8 @@ macro_rules! form_arguments {
     )*};
 }
 
-// Every server function but the six that plain HTML forms post (`ActionForm` needs the
-// framework's own encoding): sign-in, sign-out, the note, and the users page's three forms.
+// Every server function but those that plain HTML forms post (`ActionForm` needs the
+// framework's own encoding): sign-in, sign-out, the note, and the users page's five forms.
 // Their arguments are text, checked inside the function, so their refusals name the field too.
 form_arguments!(
     crate::api::admin::AuditEntries,
