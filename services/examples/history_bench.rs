@@ -24,7 +24,7 @@ type Outcome<T> = Result<T, Box<dyn std::error::Error>>;
 /// Simulated time the synthetic run spans: 30 days.
 const SPAN_MS: u64 = 30 * 86_400_000;
 
-/// Rows per transaction, as the persistence task writes them.
+/// Events per batch handed to the persistence task, as the runtime hands them.
 const CHUNK: usize = 2_000;
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -339,7 +339,11 @@ async fn main() -> Outcome<()> {
     let rounds = env_number("BENCH_ROUNDS", 200);
     let dir = tempfile::tempdir()?;
 
-    println!("writes of {compare} events (transactions of {CHUNK}):");
+    println!(
+        "writes of {compare} events (batches of {CHUNK}; transactions of {} on SQLite, {} two at a time on PostgreSQL):",
+        services::runtime::writer::SQLITE_CHUNK_ROWS,
+        services::runtime::writer::CHUNK_ROWS
+    );
     let sqlite = Store::connect(&format!(
         "sqlite://{}",
         dir.path().join("bench.db").display()

@@ -128,6 +128,49 @@ pub async fn stored_extent(store: &Store, run_id: i64) -> Result<(Option<u64>, O
     })
 }
 
+/// How many of a run's latest stored events [`first_unstored`] looks at: more than the
+/// persistence task ever has in flight (two transactions of `writer::CHUNK_ROWS`).
+pub const UNSTORED_WINDOW: i64 = 16_384;
+
+/// The number of the first event of run `run_id` that is not stored, among its latest
+/// [`UNSTORED_WINDOW`] events: the persistence task stores two transactions at once on
+/// PostgreSQL, so after a crash the later one may be stored and the earlier not. With no
+/// gap it is the number after the last stored event; 0 when nothing is stored.
+pub async fn first_unstored(store: &Store, run_id: i64) -> Result<u64> {
+    let sql = match store.dialect() {
+        Dialect::Sqlite => {
+            "SELECT seq FROM events WHERE run_id = $1 AND seq IS NOT NULL \
+             ORDER BY seq DESC LIMIT $2"
+        }
+        Dialect::Postgres => {
+            "SELECT seq FROM events WHERE run_id = $1 ORDER BY t_ms DESC, seq DESC LIMIT $2"
+        }
+    };
+    let mut seqs: Vec<i64> = on_pool!(store, pool => sqlx::query_scalar(sql)
+        .bind(run_id)
+        .bind(UNSTORED_WINDOW)
+        .fetch_all(pool)
+        .await)?;
+    seqs.sort_unstable();
+    Ok(first_gap(&seqs, seqs.len() < UNSTORED_WINDOW as usize))
+}
+
+/// The first number missing from `seqs` (sorted, distinct), counting from its first number,
+/// or from 0 when `whole` (they are every stored event of the run).
+fn first_gap(seqs: &[i64], whole: bool) -> u64 {
+    let Some(&lowest) = seqs.first() else {
+        return 0;
+    };
+    let mut expected = if whole { 0 } else { lowest };
+    for &seq in seqs {
+        if seq != expected {
+            break;
+        }
+        expected += 1;
+    }
+    u64::try_from(expected).unwrap_or(0)
+}
+
 /// A run and the scenario text it was started with.
 pub async fn find_run(store: &Store, run_id: i64) -> Result<Option<(Run, Option<String>)>> {
     let row: Option<RunRow> = on_pool!(store, pool => sqlx::query_as(
@@ -485,4 +528,26 @@ pub async fn events_after(
     limit: i64,
 ) -> Result<Vec<StoredEvent>> {
     read_events(store, filter, place, false, limit).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_gap;
+
+    #[test]
+    fn the_first_gap_among_the_latest_events() {
+        let cases: [(&[i64], bool, u64); 8] = [
+            (&[], true, 0),
+            (&[0, 1, 2], true, 3),
+            (&[1, 2], true, 0),
+            (&[1, 2], false, 3),
+            (&[0, 1, 4, 5], true, 2),
+            (&[10, 11, 14], false, 12),
+            (&[10, 11, 12], false, 13),
+            (&[0, 2], true, 1),
+        ];
+        for (seqs, whole, want) in cases {
+            assert_eq!(first_gap(seqs, whole), want, "{seqs:?} whole={whole}");
+        }
+    }
 }

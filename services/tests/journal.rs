@@ -214,6 +214,71 @@ async fn a_resumed_run_stores_the_log_of_an_uninterrupted_run() {
     assert_eq!(log(&crashed, run_id).await, want);
 }
 
+/// On PostgreSQL two transactions of events commit at once, so a crash may keep the later
+/// and lose the earlier: the resume writes the hole, not only what follows the last event.
+#[tokio::test]
+async fn a_resumed_run_fills_a_hole_left_by_transactions_committed_out_of_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = demo();
+    let straight = db(&dir, "straight.db").await;
+    let rt = runtime::start(straight.clone(), &scenario, 42, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    first_half(&rt).await;
+    rt.shutdown().await;
+    let want = log(&straight, rt.run().id).await;
+
+    let crashed = db(&dir, "crashed.db").await;
+    let rt = runtime::start(crashed.clone(), &scenario, 42, Vec::new(), Speed::Paused)
+        .await
+        .expect("start");
+    let run_id = rt.run().id;
+    first_half(&rt).await;
+    rt.shutdown().await;
+    let stored = i64::try_from(log(&crashed, run_id).await.len()).expect("count");
+    let (from, to) = (stored - 60, stored - 20);
+    sqlx::query("DELETE FROM events WHERE run_id = ? AND seq >= ? AND seq < ?")
+        .bind(run_id)
+        .bind(from)
+        .bind(to)
+        .execute(sqlite(&crashed))
+        .await
+        .expect("lose the earlier transaction");
+    sqlx::query("DELETE FROM snapshots WHERE run_id = ? AND event_seq > ?")
+        .bind(run_id)
+        .bind(from)
+        .execute(sqlite(&crashed))
+        .await
+        .expect("lose the later snapshots");
+    assert_eq!(
+        history::first_unstored(&crashed, run_id)
+            .await
+            .expect("gap"),
+        u64::try_from(from).expect("seq")
+    );
+
+    let (run, _) = history::unfinished_run(&crashed)
+        .await
+        .expect("runs")
+        .expect("an unfinished run");
+    let rt = runtime::resume(
+        crashed.clone(),
+        &scenario,
+        run,
+        Speed::Paused,
+        None,
+        Default::default(),
+    )
+    .await
+    .expect("resume");
+    rt.shutdown().await;
+    assert_eq!(
+        log(&crashed, run_id).await,
+        want,
+        "the hole is written again"
+    );
+}
+
 #[tokio::test]
 async fn a_journal_row_that_does_not_decode_names_the_run_and_the_row() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -722,6 +722,49 @@ async fn the_persistence_task_stores_every_field_as_it_was() {
     }
 }
 
+/// A resume starts from the first event missing among the latest, not after the last one
+/// stored: two transactions of events may commit out of order.
+#[tokio::test]
+async fn the_first_unstored_event_is_found_in_a_hole() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let run = history::create_run(&store, "demo", 8, None)
+            .await
+            .expect("run")
+            .id;
+        assert_eq!(
+            history::first_unstored(&store, run).await.expect("empty"),
+            0,
+            "{d:?}"
+        );
+        let events: Vec<Event> = (0..6_000u64).map(|t| ev(t, "RL-1", "k")).collect();
+        history::insert_events(&store, run, 0, &events[..2_000])
+            .await
+            .expect("first");
+        assert_eq!(
+            history::first_unstored(&store, run).await.expect("whole"),
+            2_000,
+            "{d:?}"
+        );
+        history::insert_events(&store, run, 4_000, &events[4_000..])
+            .await
+            .expect("later, out of order");
+        assert_eq!(
+            history::first_unstored(&store, run).await.expect("hole"),
+            2_000,
+            "{d:?}"
+        );
+        history::insert_events(&store, run, 2_000, &events[2_000..4_000])
+            .await
+            .expect("the hole");
+        assert_eq!(
+            history::first_unstored(&store, run).await.expect("filled"),
+            6_000,
+            "{d:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn multi_row_statements_of_odd_sizes_do_not_stay_prepared() {
     use services::store::{sqlite, Conn};

@@ -2,8 +2,9 @@
 //! its start rebuilt from the scenario and seed), the journal after it replayed through the
 //! same code path as the live inputs ([`super::inputs::play`]), then the clock is advanced
 //! to the latest stored event. Events the replay produces again
-//! are numbered as the first time; those not yet stored (the last moments before a crash)
-//! are written, the others are not written twice.
+//! are numbered as the first time; those not yet stored (the last moments before a crash,
+//! from the first number missing: two transactions may have committed out of order) are
+//! written, the others are not written twice.
 
 use std::collections::BTreeMap;
 
@@ -59,8 +60,8 @@ pub(super) struct Rebuilt {
 pub(super) async fn rebuild(store: &Store, scenario: &Scenario, run: &Run) -> Result<Rebuilt> {
     let from = latest_snapshot(store, scenario, run).await?;
     let entries = journal::read(store, run.id, from.journal_seq).await?;
-    let (stored_seq, stored_t) = history::stored_extent(store, run.id).await?;
-    let first_missing = stored_seq.map_or(0, |s| s + 1);
+    let (_, stored_t) = history::stored_extent(store, run.id).await?;
+    let first_missing = history::first_unstored(store, run.id).await?;
     let (rebuilt, replayed) = replay_off_thread(from, entries, first_missing, stored_t).await?;
     history::insert_events(store, run.id, replayed.first_missing, &replayed.missing).await?;
     tracing::info!(

@@ -6,9 +6,12 @@
 //!
 //! It is also the one writer of the run's journal: a journal commit ([`JournalWrite`]) goes
 //! before anything else it has waiting, on its own synced connection: a transaction of events
-//! (at most [`CHUNK_ROWS`]) ends early, after the statement of at most [`STATEMENT_ROWS`]
+//! (at most [`SQLITE_CHUNK_ROWS`]) ends early, after the statement of at most [`STATEMENT_ROWS`]
 //! in progress, when a journal write waits. So an operator's input waits for one small
 //! statement, never for a whole transaction or for SQLite's busy-wait against a long one.
+//!
+//! On PostgreSQL a flush goes out as two streams of transactions on two connections
+//! ([`two_streams`]); on SQLite, with one writer per file, as one.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -26,12 +29,21 @@ use crate::snapshots::{self, SnapshotRow};
 use crate::store::{on_conn, Conn, EventRows, Store};
 use crate::telemetry;
 
+mod two_streams;
+
 /// A flush happens once this many rows are waiting...
 pub const FLUSH_ROWS: usize = 5_000;
 /// ...or this long after the first row of the flush arrived.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
-/// Events per transaction, at most.
+/// Events per transaction on PostgreSQL, at most: a flush of [`FLUSH_ROWS`] makes two or
+/// three, stored two at a time ([`two_streams`]).
 pub const CHUNK_ROWS: usize = 2_000;
+/// Events per transaction on SQLite, at most: a whole flush, as a rule. Each commit writes
+/// every page it changed to the WAL, and the events' indexes by subject and by kind change a
+/// page per subject or kind in each; fewer, larger transactions write each such page fewer
+/// times (5,000 rather than 2,000: ~25 % more events per second). A journal write still
+/// waits for one statement only: it ends the transaction early.
+pub const SQLITE_CHUNK_ROWS: usize = FLUSH_ROWS;
 pub use crate::store::sqlite::STATEMENT_ROWS;
 /// Events per `COPY` on PostgreSQL, where the journal has a connection and locks of its own
 /// and waits only for the persistence task to finish the statement in progress (~13 ms
@@ -105,13 +117,18 @@ impl JournalWriter {
     }
 }
 
-/// The persistence task's connections: its events and snapshots on one, the journal on the
-/// other, and the store (partitions, background checkpoints of SQLite's WAL).
+/// The persistence task's connections: its events and snapshots on one (on PostgreSQL, a
+/// second for events), the journal on another, and the store (partitions, background
+/// checkpoints of SQLite's WAL).
 pub struct Connections {
     /// The store.
     pub store: Store,
     /// Events and snapshots ([`Store::events_connection`]).
     pub events: Conn,
+    /// PostgreSQL: a second events connection, so that two transactions of events are
+    /// stored at once (one server process each: the server's work, not the console's, is
+    /// what limits a single stream). SQLite has one writer: none.
+    pub more_events: Option<Conn>,
     /// Journal commits.
     pub journal: JournalWriter,
 }
@@ -120,8 +137,14 @@ impl Connections {
     /// Opens the events and journal connections on `store`'s database; `requests` are the
     /// journal commits the runtime will ask for.
     pub async fn open(store: Store, requests: mpsc::Receiver<JournalWrite>) -> Result<Self> {
+        let events = store.events_connection().await?;
+        let more_events = match events {
+            Conn::Postgres(_) => Some(store.events_connection().await?),
+            Conn::Sqlite(_) => None,
+        };
         Ok(Self {
-            events: store.events_connection().await?,
+            events,
+            more_events,
             journal: JournalWriter {
                 requests,
                 conn: store.journal_connection().await?,
@@ -145,6 +168,7 @@ pub async fn run(
     let Connections {
         store: db,
         events,
+        more_events,
         mut journal,
     } = connections;
     let wal = Arc::new(AtomicU64::new(0));
@@ -154,6 +178,7 @@ pub async fn run(
     let mut store = EventStore {
         db,
         conn: events,
+        more: more_events,
         run_id,
         next_seq: first_seq,
         persisted,
@@ -253,6 +278,8 @@ async fn checkpoint<'c>(conn: impl sqlx::SqliteExecutor<'c>) -> Result<u64> {
 struct EventStore {
     db: Store,
     conn: Conn,
+    /// A second events connection (PostgreSQL), for [`EventStore::flush_two`].
+    more: Option<Conn>,
     run_id: i64,
     /// The number of the next event to store.
     next_seq: u64,
@@ -263,10 +290,15 @@ struct EventStore {
 }
 
 impl EventStore {
-    /// Stores `pending` in transactions of at most [`CHUNK_ROWS`] events, committing any
+    /// Stores `pending` in transactions of at most [`SQLITE_CHUNK_ROWS`] events, committing any
     /// journal write that arrives first: a transaction ends early, after the statement in
     /// progress, when one waits.
     async fn flush(&mut self, pending: &mut Vec<Event>, journal: &mut JournalWriter) {
+        if self.more.is_some() {
+            self.flush_two(pending, journal).await;
+            pending.clear();
+            return;
+        }
         let mut rest = pending.as_slice();
         while !rest.is_empty() {
             journal.drain(self.run_id).await;
@@ -294,7 +326,7 @@ impl EventStore {
         pending.clear();
     }
 
-    /// Stores the first events of `events` in one transaction of at most [`CHUNK_ROWS`], in
+    /// Stores the first events of `events` in one transaction of at most [`SQLITE_CHUNK_ROWS`], in
     /// statements of [`STATEMENT_ROWS`] ([`COPY_ROWS`] on PostgreSQL), stopping early when a
     /// journal write waits. Returns
     /// how many it took (stored, or lost with the error: their numbers stay unused; after an
@@ -304,7 +336,7 @@ impl EventStore {
         events: &[Event],
         journal: &JournalWriter,
     ) -> (usize, Result<()>) {
-        let chunk = &events[..events.len().min(CHUNK_ROWS)];
+        let chunk = &events[..events.len().min(SQLITE_CHUNK_ROWS)];
         let (run_id, first_seq) = (self.run_id, self.next_seq);
         let mut taken = 0;
         let partitions = self.db.partitions();
@@ -348,15 +380,24 @@ impl EventStore {
                     }
                 }
             }
-            match self.db.events_connection().await {
-                Ok(conn) => {
+            match self.reopen().await {
+                Ok(()) => {
                     tracing::info!("database answers again: events are stored again");
-                    self.conn = conn;
                     return;
                 }
                 Err(e) => tracing::debug!(error = %e, "database still unavailable"),
             }
         }
+    }
+
+    /// Opens the events connection (and the second one, if any) again.
+    async fn reopen(&mut self) -> Result<()> {
+        let conn = self.db.events_connection().await?;
+        if self.more.is_some() {
+            self.more = Some(self.db.events_connection().await?);
+        }
+        self.conn = conn;
+        Ok(())
     }
 
     async fn snapshot(&mut self, row: &SnapshotRow) {
