@@ -50,7 +50,7 @@ fn page_at(place: crate::model::HistoryPlace) -> services::history::PageAt {
 
 /// One page of events matching `query`.
 #[server(endpoint = "history", input = crate::api::codec::Form)]
-pub async fn list_events(query: HistoryQuery) -> Result<HistoryPage, AppError> {
+pub async fn list_events(#[server(default)] query: HistoryQuery) -> Result<HistoryPage, AppError> {
     use crate::auth::read_only;
     use crate::model::HISTORY_PAGE_SIZE;
     read_only(
