@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Builds the browser bundle into target/site (what `switchyard serve --site-root` serves):
-#   1. the app crate with `hydrate` for wasm32, as a cdylib;
-#   2. wasm-bindgen (exact version, on PATH) into target/site/pkg as switchyard.js + switchyard_bg.wasm;
-#   3. release only: wasm-opt (binaryen from npm, end2end/node_modules/.bin), never Debian's
-#      older binaryen, which breaks hydration;
-#   4. the stylesheet to pkg/switchyard.css and public/ to the site root.
+#   1. the app crate with `hydrate` for wasm32, as a cdylib (cargo: nothing to do when
+#      nothing changed);
+#   2. when the compiled wasm, the stylesheet, public/ or this script changed since the last
+#      build (a key in target/site/.built), and only then:
+#      a. wasm-bindgen (exact version, on PATH) as switchyard.js + switchyard_bg.wasm;
+#      b. release only: wasm-opt (binaryen from npm, end2end/node_modules/.bin), never
+#         Debian's older binaryen, which breaks hydration;
+#      c. the stylesheet beside them, the three renamed after a hash of their content
+#         (switchyard-<hash>.js, …_bg.wasm, ….css) so that browsers may keep them for a year,
+#         each with a brotli (.br) and a gzip (.gz) copy made once here;
+#      d. the bundle's name into target/site/bundle.txt (read by the server) and public/ to
+#         the site root.
 # Usage: scripts/build-site.sh [release|debug]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,15 +26,42 @@ cargo rustc -p app --lib --target wasm32-unknown-unknown --profile "$profile" \
   --features hydrate --crate-type cdylib
 
 site=target/site
-rm -rf "$site/pkg"
-mkdir -p "$site/pkg"
-wasm-bindgen --target web --no-typescript --out-dir "$site/pkg" --out-name switchyard \
-  "target/wasm32-unknown-unknown/$out/app.wasm"
+wasm="target/wasm32-unknown-unknown/$out/app.wasm"
+key=$(
+  {
+    echo "$mode"
+    sha256sum "$wasm" style/main.css "$0"
+    find public -type f -print0 | sort -z | xargs -0 -r sha256sum
+  } | sha256sum | cut -c1-32
+)
+if [ -f "$site/.built" ] && [ "$(cat "$site/.built")" = "$key" ] \
+  && [ -f "$site/bundle.txt" ] && [ -f "$site/pkg/$(cat "$site/bundle.txt")_bg.wasm" ]; then
+  echo "site up to date in $site ($mode): $(cat "$site/bundle.txt")"
+  exit 0
+fi
+
+mkdir -p "$site"
+next="$site/pkg.next"
+rm -rf "$next"
+mkdir -p "$next"
+wasm-bindgen --target web --no-typescript --out-dir "$next" --out-name switchyard "$wasm"
 if [ "$mode" = release ]; then
   end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$site/pkg/switchyard_bg.wasm" -o "$site/pkg/switchyard_bg.wasm"
+    "$next/switchyard_bg.wasm" -o "$next/switchyard_bg.wasm"
 fi
-cp style/main.css "$site/pkg/switchyard.css"
+cp style/main.css "$next/switchyard.css"
+hash=$(cat "$next/switchyard.js" "$next/switchyard_bg.wasm" "$next/switchyard.css" | sha256sum | cut -c1-16)
+name="switchyard-$hash"
+mv "$next/switchyard.js" "$next/$name.js"
+mv "$next/switchyard_bg.wasm" "$next/${name}_bg.wasm"
+mv "$next/switchyard.css" "$next/$name.css"
+node scripts/precompress.mjs "$next/$name.js" "$next/${name}_bg.wasm" "$next/$name.css"
+rm -rf "$site/pkg"
+mv "$next" "$site/pkg"
 cp -R public/. "$site/"
-echo "site built in $site ($mode): $(du -h "$site/pkg/switchyard_bg.wasm" | cut -f1) of wasm"
+echo "$name" > "$site/bundle.txt"
+echo "$key" > "$site/.built"
+wasm_file="$site/pkg/${name}_bg.wasm"
+echo "site built in $site ($mode): $name, wasm $(stat -c %s "$wasm_file") bytes," \
+  "$(stat -c %s "$wasm_file.br") brotli, $(stat -c %s "$wasm_file.gz") gzip"

@@ -20,6 +20,8 @@ pub const HISTORY_TABLE: &str = "history-table";
 pub const HISTORY_SHOWN: &str = "history-shown";
 /// The history filter form.
 pub const HISTORY_FILTERS: &str = "history-filters";
+/// The page's content (`main`), where the skip link leads.
+pub const CONTENT: &str = "content";
 /// The signed-in user's name in the header.
 pub const CURRENT_USER: &str = "current-user";
 /// A form's error message.

@@ -26,7 +26,7 @@ pub mod pages;
 pub mod time_travel;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
@@ -43,11 +43,14 @@ use crate::pages::{
     login::LoginPage, users::UsersPage,
 };
 
-/// The name of the browser bundle (`/pkg/switchyard.{js,wasm,css}`).
+/// The name of the browser bundle (`/pkg/switchyard.{js,wasm,css}`); a built site names its
+/// files `switchyard-<content hash>` and the server reads that name from the site
+/// (`LeptosOptions::output_name`).
 pub const OUTPUT_NAME: &str = "switchyard";
 
 /// The whole HTML document rendered by the server around [`App`].
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    let stylesheet = format!("/{}/{}.css", options.site_pkg_dir, options.output_name);
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -56,6 +59,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
+                <link rel="stylesheet" href=stylesheet/>
                 <HydrationScripts options/>
                 <MetaTags/>
             </head>
@@ -71,7 +75,6 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 pub fn App() -> impl IntoView {
     provide_meta_context();
     view! {
-        <Stylesheet id="switchyard" href="/pkg/switchyard.css"/>
         <Title formatter=|page: String| if page.is_empty() { "Switchyard".to_owned() } else { format!("{page} · Switchyard") }/>
         <Router>
             <Routes fallback=|| view! { <Layout><p class="empty">"No such page."</p></Layout> }>

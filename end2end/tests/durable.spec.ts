@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { hydrated, signIn } from "./helpers";
+import { hydrated, signIn, confirmAction } from "./helpers";
 import { OwnServer } from "./own-server";
 
 async function openResourceLocations(page: Page) {
@@ -37,6 +37,7 @@ test("a forced outage survives a restart, and the time slider shows the estate b
     const badge = page.locator("h1 .badge");
     await expect(badge).toHaveAttribute("data-state", "working_normally");
     await page.locator("#force-outage").click();
+    await confirmAction(page);
     await expect(badge).toHaveAttribute("data-state", OUTAGE, { timeout: 30_000 });
 
     // The service manager restarts the console: SIGTERM, then the same command again.

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { hydrated, signIn } from "./helpers";
+import { hydrated, signIn, confirmAction } from "./helpers";
 
 const child = (page: import("@playwright/test").Page, name: string) =>
   page.locator(`#topology g[data-site="${name}"]`);
@@ -14,6 +14,7 @@ test("an operator takes a parent down: its child is re-drawn under the backup pa
 
   const p1 = page.locator('#site-table tr[data-site="SiteP1"]');
   await p1.locator("button[data-act=down]").click();
+  await confirmAction(page);
   await expect(p1.locator("[data-col=state]")).toHaveText("down");
   // MEP declares SiteP1 DOWN after the keep-alive timeout; SiteP2, first in its backup list,
   // adopts the children.

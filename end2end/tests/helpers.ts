@@ -19,11 +19,18 @@ export async function signIn(page: Page, username: string, next = "/", base = ""
   await hydrated(page);
 }
 
-/** The simulated time shown on the dashboard, in milliseconds. */
+/** The simulated time shown on the dashboard, in milliseconds (`Day N HH:MM:SS` on screen). */
 export async function clockMs(page: Page): Promise<number> {
-  const text = (await page.locator("#clock-time").textContent()) ?? "";
-  const m = text.trim().match(/^(\d+)\+(\d\d):(\d\d):(\d\d)\.(\d\d\d)$/);
-  if (!m) throw new Error(`unexpected clock text: ${text}`);
-  const [d, h, min, s, ms] = m.slice(1).map(Number);
-  return (((d * 24 + h) * 60 + min) * 60 + s) * 1000 + ms;
+  const clock = page.locator("#clock-time");
+  const text = ((await clock.textContent()) ?? "").trim();
+  if (!/^Day \d+ \d\d:\d\d:\d\d$/.test(text)) throw new Error(`unexpected clock text: ${text}`);
+  return Number(await clock.getAttribute("data-t-ms"));
+}
+
+/** Confirms the open confirmation of a destructive action (components/confirm.rs). */
+export async function confirmAction(page: Page) {
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toBeVisible();
+  await dialog.locator("[data-confirm=yes]").click();
+  await expect(dialog).toHaveCount(0);
 }

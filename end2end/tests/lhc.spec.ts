@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { hydrated, signIn } from "./helpers";
+import { hydrated, signIn, confirmAction } from "./helpers";
 
 async function setSpeed(page: Page, speed: string) {
   await page.goto("/");
@@ -28,7 +28,11 @@ test("an operator forces an outage on a resource location, watches it, then clea
   const vdas = Number(await page.locator("#vda-total").getAttribute("data-total"));
   expect(vdas).toBeGreaterThan(0);
 
+  // The confirmation says what will happen before anything does.
   await page.locator("#force-outage").click();
+  await expect(page.getByRole("alertdialog")).toContainText("Pending HA");
+  await expect(page.locator("h1 .badge")).toHaveAttribute("data-state", "working_normally");
+  await confirmAction(page);
   const badge = page.locator("h1 .badge");
   await expect(badge).toHaveAttribute("data-state", /pending_ha|ha_initial|extended_ha/, { timeout: 15_000 });
   // Every VDA moves to the elected secondary within one VDA heartbeat period (300 s simulated).

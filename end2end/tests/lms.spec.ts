@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { hydrated, signIn } from "./helpers";
+import { hydrated, signIn, confirmAction } from "./helpers";
 
 async function serverLoad(page: Page, host: string): Promise<number> {
   await page.goto(`/lms/servers/${host}`);
@@ -23,6 +23,9 @@ test("an admin edits the Advanced evaluator's CPU thresholds: an invalid value c
   await expect(advanced).toContainText("CPU Utilization (%) (low 10 / high 90)");
   await advanced.locator("[data-action=edit]").click();
   await expect(page.locator("#evaluator-editor")).toBeVisible();
+  // The editor comes into view with its first field focused.
+  await expect(page.locator("#evaluator-editor input[name=name]")).toBeFocused();
+  await expect(page.locator("#evaluator-editor h2")).toBeInViewport();
 
   // Out of range: refused with the field and the range; nothing stored.
   await cpuRule(page).locator("input[name=high]").fill("150");
@@ -108,6 +111,7 @@ test("an operator starts a logon storm; placements explain themselves and the dy
   await page.goto("/lms/servers/XA-LYO-02");
   await hydrated(page);
   await page.locator("#reboot").click();
+  await confirmAction(page);
   await expect(page.locator("main")).toContainText(/down|starting/, { timeout: 10_000 });
 });
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { hydrated, signIn } from "./helpers";
+import { hydrated, signIn, confirmAction } from "./helpers";
 import { OwnServer } from "./own-server";
 
 const OUTAGE = /pending_ha|ha_initial|extended_ha/;
@@ -43,6 +43,7 @@ test("two replicas on one PostgreSQL database: an outage forced on the follower 
     const own = operator.locator("h1 .badge");
     await expect(own).toHaveAttribute("data-state", "working_normally");
     await operator.locator("#force-outage").click();
+    await confirmAction(operator);
 
     // The follower's own copy shows the outage, and the viewer on the leader sees it without
     // reloading.

@@ -26,6 +26,11 @@ test("a viewer cannot open the admin pages' data", async ({ page }) => {
   await signIn(page, "viewer");
   await page.goto("/audit");
   await expect(page.locator("#form-error")).toContainText("admin");
+  // The users page, typed in: no admin form, only why.
+  await page.goto("/users");
+  await hydrated(page);
+  await expect(page.locator("#not-admin")).toContainText("for admins");
+  await expect(page.locator("#add-user-form")).toHaveCount(0);
   const res = await page.request.post("/api/add_user", {
     form: { username: "intruder", password: "long-enough-secret", role: "admin" },
   });
@@ -43,6 +48,10 @@ test("an admin disables a user, whose open browser is signed out on its next cli
   await form.getByRole("button", { name: "Add" }).click();
   const row = page.locator("#users-table [data-user=leaver]");
   await expect(row).toBeVisible();
+  // The form says who was added and is empty for the next one.
+  await expect(page.locator("#user-added")).toHaveText("User leaver added as operator.");
+  await expect(form.getByLabel("User name")).toHaveValue("");
+  await expect(form.getByLabel("Password")).toHaveValue("");
   // The page, with its wider table, does not scroll sideways on a phone or a desktop.
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });

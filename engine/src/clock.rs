@@ -247,7 +247,7 @@ impl FromStr for Speed {
 
 /// Why a text is not an instant (`D+HH:MM:SS`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{input}` is not an instant; write D+HH:MM:SS (days, then hours 00-23, minutes and seconds 00-59, optional .mmm), e.g. 1+06:30:00")]
+#[error("`{input}` is not an instant; write D+HH:MM:SS (days, then hours 00-23, minutes and seconds 00-59, optional .mmm), e.g. 1+06:30:00, or Day N HH:MM:SS (day 1 first), e.g. Day 2 06:30:00")]
 pub struct SimTimeParseError {
     /// The rejected text.
     pub input: String,
@@ -258,15 +258,28 @@ impl FromStr for SimTime {
 
     /// Reads the [`Display`](fmt::Display) form `D+HH:MM:SS.mmm`. The milliseconds are
     /// optional, and the day may be left out (`HH:MM:SS` is day 0); a space stands for the `+`
-    /// too, since a `+` in a URL query reads back as a space.
+    /// too, since a `+` in a URL query reads back as a space. The console's display form
+    /// `Day N HH:MM:SS` (day 1 first) is read too.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let fail = || SimTimeParseError {
             input: s.to_owned(),
         };
         let text = s.trim();
-        let (days, clock) = match text.split_once(['+', ' ']) {
-            Some((d, c)) => (parse_digits(d, 9).ok_or_else(fail)?, c),
-            None => (0, text),
+        // `Day N HH:MM:SS` (the console's display form; day 1 is the first day).
+        let day_form = text
+            .get(..4)
+            .filter(|p| p.eq_ignore_ascii_case("day "))
+            .map(|_| &text[4..]);
+        let (days, clock) = match day_form {
+            Some(rest) => {
+                let (d, c) = rest.trim_start().split_once(' ').ok_or_else(fail)?;
+                let day = parse_digits(d, 9).filter(|d| *d >= 1).ok_or_else(fail)?;
+                (day - 1, c.trim_start())
+            }
+            None => match text.split_once(['+', ' ']) {
+                Some((d, c)) => (parse_digits(d, 9).ok_or_else(fail)?, c),
+                None => (0, text),
+            },
         };
         let (hms, millis) = match clock.split_once('.') {
             Some((hms, ms)) if ms.len() == 3 => (hms, parse_digits(ms, 3).ok_or_else(fail)?),
@@ -324,6 +337,17 @@ mod tests {
             ("x+00:00:00", None),
             ("9999999999+00:00:00", None),
             ("", None),
+            ("Day 1 00:00:00", Some(SimTime::ZERO)),
+            ("day 2 01:01:01", Some(SimTime(90_061_000))),
+            (
+                "Day 31 12:00:00.250",
+                Some(SimTime(30 * MS_PER_DAY + 12 * MS_PER_HOUR + 250)),
+            ),
+            ("Day  3  00:00:01", Some(SimTime(2 * MS_PER_DAY + 1_000))),
+            ("Day 0 00:00:00", None),
+            ("Day 1", None),
+            ("Day x 00:00:00", None),
+            ("Day 1 24:00:00", None),
         ];
         for (text, want) in cases {
             assert_eq!(text.parse::<SimTime>().ok(), want, "{text:?}");

@@ -11,6 +11,7 @@
 // The route tree of the whole UI is one deep type.
 #![recursion_limit = "512"]
 
+pub mod bundle;
 pub mod cli;
 pub mod dns;
 pub mod export;

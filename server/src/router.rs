@@ -15,13 +15,15 @@ use leptos::prelude::provide_context;
 use leptos_axum::{generate_route_list, handle_server_fns_with_context, LeptosRoutes};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use services::Services;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
 use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
 use crate::origin::Origins;
 pub use crate::state::ServerState;
-use crate::{export, gate, health, live, origin};
+use crate::{bundle, export, gate, health, live, origin};
 
 /// Sessions end after this long without a request.
 pub const SESSION_IDLE_HOURS: i64 = 8;
@@ -41,10 +43,10 @@ pub fn prometheus() -> PrometheusHandle {
         .clone()
 }
 
-/// Leptos options for a site root (bundle name fixed by the app).
+/// Leptos options for a site root (the bundle's name read from the site, [`bundle`]).
 pub fn leptos_options(site_root: &str, addr: std::net::SocketAddr) -> LeptosOptions {
     LeptosOptions::builder()
-        .output_name(app::OUTPUT_NAME)
+        .output_name(bundle::bundle_name(std::path::Path::new(site_root)))
         .site_root(site_root)
         .site_pkg_dir("pkg")
         .site_addr(addr)
@@ -114,7 +116,13 @@ pub async fn build_with(
     };
     let routes = state.routes.clone();
     let fallback_services = state.services.clone();
+    let pkg = Router::new()
+        .fallback_service(bundle::pkg_files(std::path::Path::new(
+            state.leptos_options.site_root.as_ref(),
+        )))
+        .layer(middleware::from_fn(bundle::cache_forever));
     Ok(Router::new()
+        .nest("/pkg", pkg)
         .route("/api/stream", get(live::stream))
         .route("/api/history/export", get(export::export))
         .route("/healthz", get(health::healthz))
@@ -136,8 +144,29 @@ pub async fn build_with(
             origin::same_origin_only,
         ))
         .layer(sessions)
+        // Pages and server-function answers compressed (gzip, brotli) for clients that accept
+        // it, at the fastest level: a page is rendered per request. The event stream is never
+        // compressed (it would be held back in the encoder), nor the `/pkg` files that were
+        // compressed once at build time, nor the history exports (attachments streamed as
+        // they are read).
+        .layer(
+            CompressionLayer::new()
+                .quality(CompressionLevel::Fastest)
+                .compress_when(DefaultPredicate::new().and(not_an_attachment)),
+        )
         .layer(middleware::from_fn(count_requests))
         .with_state(state))
+}
+
+/// Whether a response is not a download (`Content-Disposition: attachment`): downloads are
+/// sent as they are streamed.
+fn not_an_attachment(
+    _: axum::http::StatusCode,
+    _: axum::http::Version,
+    headers: &axum::http::HeaderMap,
+    _: &axum::http::Extensions,
+) -> bool {
+    !headers.contains_key(axum::http::header::CONTENT_DISPOSITION)
 }
 
 async fn server_fn(State(state): State<ServerState>, request: Request) -> Response {

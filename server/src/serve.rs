@@ -168,11 +168,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
             })?;
         Some(bound)
     };
-    if !Path::new(&args.site_root)
-        .join("pkg")
-        .join("switchyard_bg.wasm")
-        .is_file()
-    {
+    if !crate::bundle::is_built(Path::new(&args.site_root)) {
         tracing::warn!(site_root = %args.site_root, "the browser bundle is missing (run `make build`): pages will not be interactive");
     }
     println!("Switchyard console: http://{local}/");

@@ -4,7 +4,7 @@ use engine::Speed;
 use leptos::prelude::*;
 
 use crate::api::clock::{SetSpeed, StepClock};
-use crate::format::sim_time;
+use crate::format::{sim_offset, sim_time};
 use crate::ids;
 use crate::model::ClockView;
 
@@ -40,7 +40,12 @@ pub fn ClockPanel(
         <section class="card clock">
             <h2>"Simulated clock"</h2>
             <div class="clock-face">
-                <span id=ids::CLOCK_TIME class="clock-time mono">
+                <span
+                    id=ids::CLOCK_TIME
+                    class="clock-time mono"
+                    data-t-ms=move || clock.get().map(|c| c.t_ms.to_string())
+                    title=move || clock.get().map(|c| format!("+{} since the start", sim_offset(c.t_ms)))
+                >
                     {move || clock.get().map(|c| sim_time(c.t_ms)).unwrap_or_else(|| "—".into())}
                 </span>
                 <span id=ids::CLOCK_SPEED class="badge">

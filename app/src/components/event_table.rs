@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::format::{short_details, sim_time};
+use crate::format::{short_details, Instant};
 use crate::model::EventRow;
 
 /// Events as rows: simulated time, engine, subject, kind, details, actor.
@@ -28,11 +28,17 @@ pub fn EventTable(rows: Vec<EventRow>, #[prop(optional)] id: &'static str) -> im
                     .map(|e| {
                         view! {
                             <tr class=format!("engine-{}", e.engine)>
-                                <td class="mono">{sim_time(e.t_ms)}</td>
+                                <td class="mono"><Instant t_ms=e.t_ms/></td>
                                 <td><span class="tag">{e.engine.clone()}</span></td>
                                 <td>{e.subject.clone()}</td>
                                 <td>{e.kind.clone()}</td>
-                                <td class="mono details" title=e.details.clone()>{short_details(&e.details, 120)}</td>
+                                <td class="details">
+                                    <span class="why">{describe(&e.details)}</span>
+                                    <details class="raw">
+                                        <summary>"JSON"</summary>
+                                        <pre class="mono">{e.details.clone()}</pre>
+                                    </details>
+                                </td>
                                 <td>{e.actor.clone().unwrap_or_default()}</td>
                             </tr>
                         }
@@ -43,12 +49,80 @@ pub fn EventTable(rows: Vec<EventRow>, #[prop(optional)] id: &'static str) -> im
     }
 }
 
+/// An event's details in words: its `reason` when it has one, else its fields as
+/// `name value` pairs (`interval 1000 ms · seq 1`), shortened for a table cell.
+pub fn describe(details: &str) -> String {
+    let Ok(serde_json::Value::Object(fields)) = serde_json::from_str::<serde_json::Value>(details)
+    else {
+        return short_details(details, 160);
+    };
+    if let Some(reason) = fields.get("reason").and_then(|r| r.as_str()) {
+        return reason.to_owned();
+    }
+    let text = fields
+        .iter()
+        .map(|(name, value)| {
+            let (name, unit) = match name.strip_suffix("_ms") {
+                Some(stem) => (stem, " ms"),
+                None => (name.as_str(), ""),
+            };
+            let value = match value {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Array(items) => items
+                    .iter()
+                    .map(|i| {
+                        i.as_str()
+                            .map(str::to_owned)
+                            .unwrap_or_else(|| i.to_string())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                other => other.to_string(),
+            };
+            format!("{} {value}{unit}", name.replace('_', " "))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ");
+    short_details(&text, 160)
+}
+
 /// The `reason` of an event's details, or its details shortened when it has none.
 pub fn reason_of(details: &str) -> String {
     serde_json::from_str::<serde_json::Value>(details)
         .ok()
         .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_owned))
         .unwrap_or_else(|| short_details(details, 160))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+
+    #[test]
+    fn details_read_as_words() {
+        let cases = [
+            (
+                r#"{"reason":"cc01 is first in the candidate order"}"#,
+                "cc01 is first in the candidate order",
+            ),
+            (
+                r#"{"interval_ms":1000,"jitter_ms":-3,"seq":1}"#,
+                "interval 1000 ms · jitter -3 ms · seq 1",
+            ),
+            (
+                r#"{"to":"extended_ha","from":"pending_ha"}"#,
+                "from pending_ha · to extended_ha",
+            ),
+            (
+                r#"{"backups":["SiteP2","SiteP3"]}"#,
+                "backups SiteP2, SiteP3",
+            ),
+            ("not json", "not json"),
+        ];
+        for (details, want) in cases {
+            assert_eq!(describe(details), want, "{details}");
+        }
+    }
 }
 
 /// Decisions as rows with their reason in full (details on hover): simulated time, subject,
@@ -69,7 +143,7 @@ pub fn ReasonTable(rows: Vec<EventRow>, #[prop(optional)] id: &'static str) -> i
                         let reason = reason_of(&e.details);
                         view! {
                             <tr data-kind=e.kind.clone()>
-                                <td class="mono">{sim_time(e.t_ms)}</td>
+                                <td class="mono"><Instant t_ms=e.t_ms/></td>
                                 <td>{e.subject.clone()}</td>
                                 <td>{e.kind.clone()}</td>
                                 <td class="small" title=e.details.clone()>{reason}</td>

@@ -92,6 +92,24 @@ const NAV: &[NavItem] = &[
     },
 ];
 
+/// The skip link's click: focus moves to the page's content (the router would only scroll).
+fn skip_to_content(ev: leptos::ev::MouseEvent) {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        if let Some(main) = document()
+            .get_element_by_id(ids::CONTENT)
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            ev.prevent_default();
+            let _ = main.focus();
+            main.scroll_into_view();
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = ev;
+}
+
 /// Header + navigation + page content.
 #[component]
 pub fn Layout(children: Children) -> impl IntoView {
@@ -99,6 +117,9 @@ pub fn Layout(children: Children) -> impl IntoView {
     provide_context(user);
     provide_context(use_as_of());
     let logout = ServerAction::<Logout>::new();
+    // The nav bar folds behind a menu button on a narrow screen (style/main.css); a click on a
+    // link folds it again.
+    let menu_open = RwSignal::new(false);
 
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
@@ -109,9 +130,19 @@ pub fn Layout(children: Children) -> impl IntoView {
     });
 
     view! {
-        <header class="topbar">
+        <a class="skip-link" href="#content" rel="external" on:click=skip_to_content>"Skip to content"</a>
+        <header class="topbar" class:open=move || menu_open.get()>
             <a class="brand" href="/">"Switchyard"</a>
-            <nav class="mainnav">
+            <button
+                type="button"
+                class="menu-button"
+                aria-controls="mainnav"
+                aria-expanded=move || if menu_open.get() { "true" } else { "false" }
+                on:click=move |_| menu_open.update(|open| *open = !*open)
+            >
+                "Menu"
+            </button>
+            <nav id="mainnav" class="mainnav" aria-label="Sections" on:click=move |_| menu_open.set(false)>
                 {NAV
                     .iter()
                     .filter(|item| item.needs == Role::Viewer)
@@ -144,7 +175,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                 </Transition>
             </div>
         </header>
-        <main class="page">
+        <main id=ids::CONTENT class="page" tabindex="-1">
             <TimeBar/>
             {children()}
         </main>

@@ -7,15 +7,19 @@ use leptos::prelude::*;
 
 use crate::model::{ClockView, EventRow};
 
-/// How many live events the dashboard keeps.
+/// How many live events the dashboard shows.
 pub const FEED_LEN: usize = 30;
+
+/// How many live events the dashboard keeps, so that a filtered feed (heartbeats hidden, one
+/// engine) still has [`FEED_LEN`] rows to show.
+pub const FEED_KEPT: usize = 150;
 
 /// Signals fed by the live stream.
 #[derive(Clone, Copy)]
 pub struct Live {
     /// The latest clock status received, if any.
     pub clock: RwSignal<Option<ClockView>>,
-    /// Live events received, newest first (at most [`FEED_LEN`]).
+    /// Live events received, newest first (at most [`FEED_KEPT`]).
     pub events: RwSignal<Vec<EventRow>>,
     /// Whether the stream is connected.
     pub connected: RwSignal<bool>,
@@ -42,7 +46,7 @@ mod browser {
     use wasm_bindgen::JsCast;
     use web_sys::{Event, EventSource, MessageEvent};
 
-    use super::{Live, FEED_LEN};
+    use super::{Live, FEED_KEPT};
     use crate::model::{ClockView, EventRow};
 
     type Handler = Closure<dyn FnMut(MessageEvent)>;
@@ -64,7 +68,7 @@ mod browser {
             if let Some(row) = text(&ev).and_then(|t| serde_json::from_str::<EventRow>(&t).ok()) {
                 live.events.update(|events| {
                     events.insert(0, row);
-                    events.truncate(FEED_LEN);
+                    events.truncate(FEED_KEPT);
                 });
             }
         });

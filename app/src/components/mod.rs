@@ -3,8 +3,10 @@
 pub mod autoscale_charts;
 pub mod charts;
 pub mod clock_panel;
+pub mod confirm;
 pub mod event_table;
 pub mod facts;
+pub mod filter_form;
 pub mod layout;
 pub mod live;
 pub mod lms_charts;

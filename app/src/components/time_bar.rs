@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
 
 use crate::api::time_travel::time_extent;
-use crate::format::sim_time;
+use crate::format::{sim_offset, sim_time};
 use crate::model::TimeRange;
 use crate::time_travel::{use_as_of, AsOf};
 
@@ -68,7 +68,7 @@ fn Bar(range: TimeRange, as_of: AsOf, path: String) -> impl IntoView {
     let path_for_slider = path.clone();
     let go = move |ms: u64| {
         let target = AsOf {
-            at: Some(sim_time(ms)),
+            at: Some(sim_offset(ms)),
             run,
         };
         navigate(&target.link(&path_for_slider), Default::default());
@@ -100,14 +100,14 @@ fn Bar(range: TimeRange, as_of: AsOf, path: String) -> impl IntoView {
                     }/>
             </label>
             <input type="text" name="at" id="time-at" size="14" placeholder="D+HH:MM:SS"
-                prop:value=move || sim_time(picked.get()) aria-label="Instant (D+HH:MM:SS)"/>
+                prop:value=move || sim_offset(picked.get()) aria-label="Instant (D+HH:MM:SS or Day N HH:MM:SS)"/>
             <select name="run" id="time-run" aria-label="Run">
                 {range.runs.iter().map(|r| view! {
                     <option value=r.id.to_string() selected=r.id == range.run_id>{r.label.clone()}</option>
                 }).collect_view()}
             </select>
             <button type="submit">"View"</button>
-            <span class="muted small">{format!("0+00:00:00 – {}", sim_time(range.end_ms))}</span>
+            <span class="muted small" title=format!("0+00:00:00 – {}", sim_offset(range.end_ms))>{format!("{} – {}", sim_time(0), sim_time(range.end_ms))}</span>
         </form>
     }
 }

@@ -112,7 +112,7 @@ pub fn AutoscalePage() -> impl IntoView {
         <Title text="Autoscale"/>
         <h1>"Autoscale"</h1>
         <p class="muted">
-            "Autoscale groups of ADC clusters, one cluster per availability zone, decided per cluster (SPEC §4). Statistics every minute: scale out when any threshold stays above its maximum for the watch time, scale in when all stay below their minimum; cooldown after a scale-out, drain (and the DNS TTL in DNS mode) after a scale-in."
+            "Autoscale groups of ADC clusters, one cluster per availability zone, decided per cluster. Statistics every minute: scale out when any threshold stays above its maximum for the watch time, scale in when all stay below their minimum; cooldown after a scale-out, drain (and the DNS TTL in DNS mode) after a scale-in."
         </p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {

@@ -14,12 +14,13 @@ use crate::api::autoscale::{
     autoscale_group, autoscale_groups, AutoscaleAct, AutoscaleActInput, WINDOWS,
 };
 use crate::components::autoscale_charts::TimelineChart;
+use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
 use engine::autoscale::chart::Timeline;
 
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
-use crate::format::{short_details, sim_time};
+use crate::format::{short_details, sim_time, Instant};
 use crate::model::autoscale::{metric_name, metric_unit, switch_consequences, GroupDetail};
 use crate::model::EventRow;
 use crate::pages::autoscale::{decision_label, mode_label, Decision, StateBadge, REFRESH_MS};
@@ -227,7 +228,7 @@ fn Nodes(cluster: ClusterView) -> impl IntoView {
                             <td class="mono">{n.ip}</td>
                             <td class="mono">{n.public_ip.unwrap_or_else(|| "—".into())}</td>
                             <td>{node_state(n.state)}</td>
-                            <td class="mono">{sim_time(n.since_ms)}</td>
+                            <td class="mono"><Instant t_ms=n.since_ms/></td>
                         </tr>
                     }).collect_view()}
                 </tbody>
@@ -424,7 +425,7 @@ fn Decisions(rows: Vec<EventRow>) -> impl IntoView {
                         };
                         view! {
                             <tr data-kind=r.kind.clone()>
-                                <td class="mono">{sim_time(r.t_ms)}</td>
+                                <td class="mono"><Instant t_ms=r.t_ms/></td>
                                 <td class="mono as-nowrap">{zone}</td>
                                 <td>{what}</td>
                                 <td class="small">{why}</td>
@@ -518,7 +519,14 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
         <div class="controls" id="app-form">
             <span>{if deployed { "The application is deployed." } else { "The application is not deployed." }}</span>
             <button id="app-deploy" disabled=deployed on:click=move |_| send(AutoscaleActInput { op: "app_deploy".into(), group: n2.clone(), ..AutoscaleActInput::default() })>"Deploy application"</button>
-            <button id="app-remove" class="danger" disabled=!deployed on:click=move |_| send(AutoscaleActInput { op: "app_remove".into(), group: n3.clone(), ..AutoscaleActInput::default() })>"Remove application"</button>
+            <ConfirmButton
+                id="app-remove"
+                label="Remove application"
+                confirm="Remove application"
+                consequence=format!("Remove the application from {n3}: its DNS records are unregistered and its IPSet deleted in every cluster; the clusters stop evaluating and go idle until it is deployed again.")
+                not_now=(!deployed).then(|| "The application is not deployed.".to_owned())
+                on_confirm=Callback::new(move |()| send(AutoscaleActInput { op: "app_remove".into(), group: n3.clone(), ..AutoscaleActInput::default() }))
+            />
         </div>
     }
     .into_any();

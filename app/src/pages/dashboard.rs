@@ -9,7 +9,7 @@ use crate::api::clock::{clock_status, recent_events, AddNote};
 use crate::components::clock_panel::ClockPanel;
 use crate::components::event_table::EventTable;
 use crate::components::layout::user_allows;
-use crate::components::live::{use_live, Live, FEED_LEN};
+use crate::components::live::{use_live, Live, FEED_KEPT, FEED_LEN};
 use crate::ids;
 use crate::model::{ClockView, EventRow};
 use crate::pages::autoscale::AutoscaleCard;
@@ -22,7 +22,7 @@ use crate::pages::{action_error, LoadError};
 #[component]
 pub fn Dashboard() -> impl IntoView {
     let initial_clock = Resource::new(|| (), |_| clock_status());
-    let initial_events = Resource::new(|| (), |_| recent_events(FEED_LEN as u32));
+    let initial_events = Resource::new(|| (), |_| recent_events(FEED_KEPT as u32));
     let live = use_live();
     view! {
         <Title text="Overview"/>
@@ -42,11 +42,23 @@ pub fn Dashboard() -> impl IntoView {
 #[component]
 fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) -> impl IntoView {
     let clock = Signal::derive(move || live.clock.get().or_else(|| Some(initial.clone())));
+    // The feed hides heartbeats unless asked, and can show one engine.
+    let engine = RwSignal::new(String::new());
+    let heartbeats = RwSignal::new(false);
     let feed = move || {
-        let mut rows = live.events.get();
-        rows.extend(events.iter().cloned());
-        rows.truncate(FEED_LEN);
-        rows
+        let engine = engine.get();
+        let heartbeats = heartbeats.get();
+        let shown = |e: &EventRow| {
+            (engine.is_empty() || e.engine == engine) && (heartbeats || !is_heartbeat(&e.kind))
+        };
+        let live_rows = live.events.get();
+        live_rows
+            .iter()
+            .chain(events.iter())
+            .filter(|e| shown(e))
+            .take(FEED_LEN)
+            .cloned()
+            .collect::<Vec<_>>()
     };
     view! {
         <div class="grid">
@@ -65,9 +77,39 @@ fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) 
                     {move || if live.connected.get() { "● live" } else { "○ connecting" }}
                 </span>
             </h2>
+            <div class="filters form inline" id="feed-filters">
+                <label>
+                    "Engine "
+                    <select
+                        name="feed-engine"
+                        on:change=move |ev| engine.set(event_target_value(&ev))
+                        prop:value=move || engine.get()
+                    >
+                        <option value="">"All"</option>
+                        {EngineId::ALL
+                            .iter()
+                            .map(|e| view! { <option value=e.as_str()>{e.as_str()}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label>
+                    <input
+                        type="checkbox"
+                        name="feed-heartbeats"
+                        prop:checked=move || heartbeats.get()
+                        on:change=move |ev| heartbeats.set(event_target_checked(&ev))
+                    />
+                    "Show heartbeats"
+                </label>
+            </div>
             {move || view! { <EventTable rows=feed() id=ids::LIVE_FEED/> }}
         </section>
     }
+}
+
+/// Whether an event kind is a liveness signal (shown in the feed only when asked).
+fn is_heartbeat(kind: &str) -> bool {
+    kind.contains("heartbeat")
 }
 
 #[component]

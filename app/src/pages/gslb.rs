@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 
 use crate::api::gslb::{gslb_resolve, gslb_topology, GslbAct};
+use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
@@ -48,7 +49,7 @@ pub fn GslbPage() -> impl IntoView {
         <h1>"GSLB"</h1>
         <GslbNav current="/gslb"/>
         <p class="muted">
-            "Parent-child topology over MEP (SPEC §3): parents peer with every parent and answer ADNS; a child talks only to its parent. When a parent goes DOWN, the highest-preference backup parent that is up adopts its children; a child accepts or rejects from its own view."
+            "Parent-child topology over MEP: parents peer with every parent and answer ADNS; a child talks only to its parent. When a parent goes DOWN, the highest-preference backup parent that is up adopts its children; a child accepts or rejects from its own view."
         </p>
         {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
@@ -156,10 +157,32 @@ fn SitesTable(sites: Vec<SiteView>, act: ServerAction<GslbAct>, can_act: bool) -
                                 <td class="small">{s.backup_parents.join(" > ")}</td>
                                 {can_act.then(|| view! {
                                     <td>
-                                        <button class:danger=up data-act=if up { "down" } else { "up" }
-                                            on:click=move |_| power(name.clone(), !up)>
-                                            {if up { "Take down" } else { "Bring up" }}
-                                        </button>
+                                        {if up {
+                                            let site = name.clone();
+                                            let consequence = if s.role == SiteRole::Parent {
+                                                format!("Take down {name}: it stops answering ADNS and its MEP links go DOWN; once its peers see it DOWN, the first backup parent that is up adopts its children.")
+                                            } else {
+                                                format!("Take down {name}: its MEP link to its parent goes DOWN and the parent stops sending clients to it.")
+                                            };
+                                            view! {
+                                                <ConfirmButton
+                                                    label="Take down"
+                                                    aria_label=format!("Take down {name}")
+                                                    data_act="down"
+                                                    confirm=format!("Take down {name}")
+                                                    consequence
+                                                    on_confirm=Callback::new(move |()| power(site.clone(), false))
+                                                />
+                                            }.into_any()
+                                        } else {
+                                            let site = name.clone();
+                                            view! {
+                                                <button data-act="up" aria-label=format!("Bring up {name}")
+                                                    on:click=move |_| power(site.clone(), true)>
+                                                    "Bring up"
+                                                </button>
+                                            }.into_any()
+                                        }}
                                     </td>
                                 })}
                             </tr>

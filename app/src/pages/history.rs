@@ -5,11 +5,11 @@
 use engine::EngineId;
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::components::Form;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::history::list_events;
 use crate::components::event_table::EventTable;
+use crate::components::filter_form::FilterForm;
 use crate::ids;
 use crate::model::{HistoryPage as Page, HistoryQuery};
 use crate::pages::LoadError;
@@ -52,7 +52,7 @@ fn Filters(query: Memo<HistoryQuery>) -> impl IntoView {
     let q = move || query.get();
     let engine_selected = move |e: &'static str| q().engine.as_deref() == Some(e);
     view! {
-        <Form method="GET" action="" attr:class="card form filters" attr:id=ids::HISTORY_FILTERS>
+        <FilterForm class="card form filters" id=ids::HISTORY_FILTERS>
             <input type="hidden" name="run" prop:value=move || q().run.unwrap_or_default()/>
             <label>"Engine "
                 <select name="engine">
@@ -71,7 +71,7 @@ fn Filters(query: Memo<HistoryQuery>) -> impl IntoView {
             <label>"To " <input type="text" name="to" size="8" placeholder="e.g. 2h" prop:value=move || q().to.unwrap_or_default()/></label>
             <button type="submit" class="primary">"Filter"</button>
             <a href="/history" class="button">"Clear"</a>
-        </Form>
+        </FilterForm>
     }
 }
 

@@ -6,15 +6,17 @@ use engine::lhc::{ConnectorView, Power, VdaPage};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::components::Form;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::lhc::{lhc_location, lhc_vdas, LhcAct, VDA_PAGE_SIZE};
 use crate::components::charts::{RegistrationChart, StateBand};
+use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
+use crate::components::filter_form::FilterForm;
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
 use crate::components::pager::Pager;
+use crate::error::AppError;
 use crate::format::sim_time;
 use crate::model::lhc::RlDetail;
 use crate::pages::lhc::HaBadge;
@@ -76,6 +78,35 @@ fn Detail(detail: RlDetail, act: ServerAction<LhcAct>, can_act: bool) -> impl In
             });
         }
     };
+    let outage_rl = rl.id.clone();
+    let force_outage = Callback::new(move |()| {
+        act.dispatch(LhcAct {
+            op: "force_outage".to_owned(),
+            resource_location: Some(outage_rl.clone()),
+            connector: None,
+            component: None,
+            resource: None,
+        });
+    });
+    let with_state_machine = connectors
+        .iter()
+        .filter(|c| c.storefront_configured)
+        .count();
+    let outage_consequence = format!(
+        "Force outage on {}: OutageModeForced = 1 on its {} Cloud Connector(s). The {} that \
+         run the HA state machine (StoreFront configured) enter Pending HA at the next health \
+         check (10 s grid), then HA Initial when the Pending HA time of the scenario elapses; \
+         VDAs then register with the elected secondary broker ({}) until the outage is cleared.",
+        rl.name,
+        connectors.len(),
+        with_state_machine,
+        rl.elected
+            .clone()
+            .unwrap_or_else(|| "elected when HA begins".into()),
+    );
+    let outage_not_now = (!connectors.is_empty() && forced == connectors.len()).then(|| {
+        "The outage is already forced on every Cloud Connector: clear it first.".to_owned()
+    });
     view! {
         <h1>{rl.name.clone()} " " <HaBadge state=rl.ha_state/></h1>
         <p class="muted">
@@ -92,7 +123,14 @@ fn Detail(detail: RlDetail, act: ServerAction<LhcAct>, can_act: bool) -> impl In
             <section class="card" id="rl-actions">
                 <h2>"Operator actions"</h2>
                 <div class="controls">
-                    <button class="danger" id="force-outage" on:click=on_rl("force_outage")>"Force outage on this resource location"</button>
+                    <ConfirmButton
+                        id="force-outage"
+                        label="Force outage on this resource location"
+                        confirm="Force outage"
+                        consequence=outage_consequence
+                        not_now=outage_not_now
+                        on_confirm=force_outage
+                    />
                     <button id="clear-outage" on:click=on_rl("clear_outage") disabled=forced == 0>"Clear forced outage"</button>
                     <button on:click=on_rl("cut_cloud_link")>"Cut cloud link"</button>
                     <button on:click=on_rl("restore_cloud_link")>"Restore cloud link"</button>
@@ -217,10 +255,10 @@ fn Connectors(
                                 <td class="num">{c.registrations}</td>
                                 {can_act.then(|| view! {
                                     <td class="row-actions">
-                                        <button on:click=move |_| send(if forced { "clear_outage" } else { "force_outage" }, rl1.clone(), f1.clone(), None)>
+                                        <button aria-label=format!("{} on {}", if forced { "Clear outage" } else { "Force outage" }, c.fqdn) on:click=move |_| send(if forced { "clear_outage" } else { "force_outage" }, rl1.clone(), f1.clone(), None)>
                                             {if forced { "Clear outage" } else { "Force outage" }}
                                         </button>
-                                        <button on:click=move |_| send("restart", rl2.clone(), f2.clone(), None)>"Restart"</button>
+                                        <button aria-label=format!("Restart {}", c.fqdn) on:click=move |_| send("restart", rl2.clone(), f2.clone(), None)>"Restart"</button>
                                         <select on:change=move |ev| target.set(event_target_value(&ev)) title="What to fail or recover">
                                             <option value="">"whole connector"</option>
                                             <option value="css">"CSS"</option>
@@ -260,10 +298,11 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
         },
     );
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
-    view! {
-        <section class="card">
-            <h2>"VDAs"</h2>
-            <Form method="GET" action="" attr:class="form filters" attr:id="vda-filters">
+    // An unknown resource location has no VDAs to filter: the section is left out (the page
+    // above says it is unknown).
+    let filters_form = move || {
+        view! {
+            <FilterForm class="form filters" id="vda-filters">
                 <label>"Broker " <input type="text" name="broker" size="24" placeholder="cloud, secondary, unregistered" prop:value=move || current("broker")/></label>
                 <label>"Maintenance " <select name="maintenance">
                     <option value="" selected=move || current("maintenance").is_empty()>"any"</option>
@@ -275,16 +314,23 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
                     {["multi_session", "pooled_vdi", "static"].into_iter().map(|k| view! { <option value=k selected=move || current("kind") == k>{k}</option> }).collect_view()}
                 </select></label>
                 <button type="submit">"Filter"</button>
-            </Form>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match page.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(p) => view! { <VdaTable page=p id=id.get_untracked()/> }.into_any(),
-                    }
-                })}
-            </Transition>
-        </section>
+            </FilterForm>
+        }
+    };
+    view! {
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Err(AppError::NotFound(_)) => ().into_any(),
+                    Err(e) => view! {
+                        <section class="card"><h2>"VDAs"</h2>{filters_form()}<LoadError error=e/></section>
+                    }.into_any(),
+                    Ok(p) => view! {
+                        <section class="card"><h2>"VDAs"</h2>{filters_form()}<VdaTable page=p id=id.get_untracked()/></section>
+                    }.into_any(),
+                }
+            })}
+        </Transition>
     }
 }
 

@@ -9,6 +9,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, SERVER_PAGE_SIZE};
+use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
@@ -81,7 +82,7 @@ pub fn LmsPage() -> impl IntoView {
         <h1>"Load management"</h1>
         <LmsNav current="/lms"/>
         <p class="muted">
-            "Zones and zone data collectors, load evaluators, the load index and least-loaded placement (SPEC §2). Placement uses the data collectors' view, which lags the servers' true load between pushes."
+            "Zones and zone data collectors, load evaluators, the load index and least-loaded placement. Placement uses the data collectors' view, which lags the servers' true load between pushes."
         </p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
@@ -191,7 +192,19 @@ fn Farm(
                                     <td class="num">{format!("{}/{}", z.servers_up, z.servers)}</td>
                                     <td class="num">{z.sessions}</td>
                                     {can_act.then(|| view! {
-                                        <td><button class="danger" disabled=!has_dc on:click=move |_| kill(id.clone())>"Kill data collector"</button></td>
+                                        <td>
+                                            <ConfirmButton
+                                                label="Kill data collector"
+                                                aria_label=format!("Kill the data collector of {}", z.name)
+                                                confirm="Kill data collector"
+                                                consequence=format!(
+                                                    "Kill the data collector of {} ({}): that server reboots (every session on it ends; down for the reboot time, 60 s by default, then starting for 3 m) and the zone elects the next server of the ranking at once.",
+                                                    z.name, z.collector.clone().unwrap_or_default(),
+                                                )
+                                                not_now=(!has_dc).then(|| "No data collector is elected in this zone.".to_owned())
+                                                on_confirm=Callback::new(move |()| kill(id.clone()))
+                                            />
+                                        </td>
                                     })}
                                 </tr>
                             }

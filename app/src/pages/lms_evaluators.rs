@@ -169,10 +169,10 @@ fn Row(
             <td class="small">{e.applications.join(", ")}</td>
             {is_admin.then(|| view! {
                 <td class="row-actions">
-                    <button data-action="edit" on:click=move |_| editing.set(Some(Draft::new(Some(name1.clone()), name1.clone(), drafts.clone())))>"Edit"</button>
-                    <button data-action="copy" on:click=move |_| editing.set(Some(Draft::new(None, format!("Copy of {name2}"), drafts2.clone())))>"Copy"</button>
+                    <button data-action="edit" aria-label=format!("Edit evaluator {}", e.name) on:click=move |_| editing.set(Some(Draft::new(Some(name1.clone()), name1.clone(), drafts.clone())))>"Edit"</button>
+                    <button data-action="copy" aria-label=format!("Copy evaluator {}", e.name) on:click=move |_| editing.set(Some(Draft::new(None, format!("Copy of {name2}"), drafts2.clone())))>"Copy"</button>
                     {(!e.builtin).then(|| view! {
-                        <button data-action="delete" class="danger" title=if in_use { "Assigned: the server refuses to delete it" } else { "" }
+                        <button data-action="delete" class="danger" aria-label=format!("Delete evaluator {}", e.name) title=if in_use { "Assigned: the server refuses to delete it" } else { "" }
                             on:click=move |_| { delete.dispatch(LmsEvaluatorDelete { name: name3.clone() }); }>"Delete"</button>
                     })}
                 </td>
@@ -250,11 +250,20 @@ fn Editor(
     let rules = draft.rules;
     let next_id = draft.next_id;
     let app_options = apps.clone();
+    // The editor opens below the list: it is brought into view and its first field focused.
+    let name_field = NodeRef::<leptos::html::Input>::new();
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        if let Some(input) = name_field.get() {
+            input.scroll_into_view();
+            let _ = input.focus();
+        }
+    });
     view! {
         <section class="card editor" id="evaluator-editor">
             <h2>{title}</h2>
             <div class="controls">
-                <label>"Name " <input type="text" name="name" size="30" prop:value=draft.name on:input=move |ev| draft.name.set(event_target_value(&ev))/></label>
+                <label>"Name " <input type="text" name="name" size="30" node_ref=name_field prop:value=draft.name on:input=move |ev| draft.name.set(event_target_value(&ev))/></label>
             </div>
             <table id="rule-editor">
                 <thead><tr><th>"Rule"</th><th>"Settings"</th><th></th></tr></thead>

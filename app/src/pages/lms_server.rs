@@ -9,11 +9,12 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::lms::{lms_server, LmsAct, LmsActInput};
+use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
 use crate::components::layout::user_allows;
 use crate::components::live::use_refresh;
 use crate::components::lms_charts::{rule_label, StackedLoadChart};
-use crate::format::sim_time;
+use crate::format::Instant;
 use crate::model::lms::ServerDetail;
 use crate::pages::lms::{age, power_label, LmsNav, REFRESH_MS};
 use crate::pages::{action_error, LoadError};
@@ -81,7 +82,7 @@ fn Detail(detail: ServerDetail, act: ServerAction<LmsAct>, can_act: bool) -> imp
                     {placements.is_empty().then(|| view! { <tr><td colspan="6" class="empty">"None yet."</td></tr> })}
                     {placements.into_iter().map(|p| view! {
                         <tr class:chosen=p.chose_this data-mode=p.mode.clone()>
-                            <td class="mono">{sim_time(p.t_ms)}</td>
+                            <td class="mono"><Instant t_ms=p.t_ms/></td>
                             <td>{p.user}</td>
                             <td>{p.app}</td>
                             <td class="mono">{p.chosen}</td>
@@ -100,7 +101,7 @@ fn Detail(detail: ServerDetail, act: ServerAction<LmsAct>, can_act: bool) -> imp
                     {sessions.rows.into_iter().map(|s| view! {
                         <tr><td>{s.user}</td><td>{s.app}</td><td class="mono">{s.client_ip}</td>
                             <td>{serde_json::to_value(s.state).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()}</td>
-                            <td class="mono">{sim_time(s.since_ms)}</td></tr>
+                            <td class="mono"><Instant t_ms=s.since_ms/></td></tr>
                     }).collect_view()}
                 </tbody>
             </table>
@@ -129,7 +130,7 @@ fn Now(server: ServerView, now_ms: u64) -> impl IntoView {
                     <tr><th>"Sessions connected / disconnected"</th><td class="num" data-col="sessions">{format!("{} / {}", server.connected, server.disconnected)}</td></tr>
                     <tr><th>"Logons in progress (LTMultiplier)"</th><td class="num">{server.lt_multiplier}</td></tr>
                     <tr><th>"LTLoad (per logon)"</th><td class="num">{format!("{} (0x{:x})", server.lt_load, server.lt_load)}</td></tr>
-                    {server.started_ms.map(|t| view! { <tr><th>"Last start"</th><td class="mono">{sim_time(t)}</td></tr> })}
+                    {server.started_ms.map(|t| view! { <tr><th>"Last start"</th><td class="mono"><Instant t_ms=t/></td></tr> })}
                 </tbody>
             </table>
             <h2 class="spaced">"Rule loads"</h2>
@@ -180,7 +181,14 @@ fn Actions(host: String, act: ServerAction<LmsAct>) -> impl IntoView {
         <section class="card" id="server-actions">
             <h2>"Operator actions"</h2>
             <div class="controls">
-                <button class="danger" id="reboot" on:click=move |_| send("reboot", h1.clone())>"Reboot"</button>
+                <ConfirmButton
+                    id="reboot"
+                    label="Reboot"
+                    aria_label=format!("Reboot {h1}")
+                    confirm=format!("Reboot {h1}")
+                    consequence=format!("Reboot {h1}: every session on it ends, it is down for the reboot time (60 s by default) then starting (3 m), and takes no launches until it is up; if it is its zone's data collector, the zone elects another.")
+                    on_confirm=Callback::new(move |()| send("reboot", h1.clone()))
+                />
                 <label>" Spike "
                     <select on:change=move |ev| counter.set(event_target_value(&ev))>
                         <option value="cpu">"CPU"</option>

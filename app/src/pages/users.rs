@@ -8,6 +8,7 @@ use leptos_meta::Title;
 use crate::api::admin::{
     list_users, AddUser, DeleteUser, ResetUserPassword, SetUserDisabled, SetUserRole,
 };
+use crate::components::layout::user_allows;
 use crate::model::UserView;
 use crate::pages::{action_error, LoadError};
 
@@ -36,24 +37,70 @@ pub fn UsersPage() -> impl IntoView {
         disable,
         delete,
     };
-    let role_options = |selected: Role| {
+    let role_options: fn(Role) -> AnyView = |selected: Role| {
         Role::ALL
             .into_iter()
             .map(move |r| view! { <option value=r.as_str() selected=r == selected>{r.as_str()}</option> })
             .collect_view()
+            .into_any()
     };
+    // A user added: the form is emptied for the next one and says who was added.
+    let add_form = NodeRef::<leptos::html::Form>::new();
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        if matches!(add.value().get(), Some(Ok(_))) {
+            if let Some(form) = add_form.get() {
+                form.reset();
+            }
+        }
+    });
     view! {
         <Title text="Users"/>
         <h1>"Users"</h1>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                if user_allows(Role::Admin).await {
+                    None
+                } else {
+                    Some(view! { <p class="error" id="not-admin">"Managing users is for admins: your role does not allow it."</p> })
+                }
+            })}
+        </Transition>
+        <Transition fallback=|| ()>
+            {move || Suspend::new(async move {
+                user_allows(Role::Admin).await.then(|| view! { <AdminBody add add_form users actions role_options set_role reset disable delete/> })
+            })}
+        </Transition>
+    }
+}
+
+/// The users page's content, for admins only (the server refuses the rest anyway).
+#[component]
+#[allow(clippy::too_many_arguments)]
+fn AdminBody(
+    add: ServerAction<AddUser>,
+    add_form: NodeRef<leptos::html::Form>,
+    users: Resource<Result<Vec<UserView>, crate::error::AppError>>,
+    actions: UserActions,
+    role_options: fn(Role) -> AnyView,
+    set_role: ServerAction<SetUserRole>,
+    reset: ServerAction<ResetUserPassword>,
+    disable: ServerAction<SetUserDisabled>,
+    delete: ServerAction<DeleteUser>,
+) -> impl IntoView {
+    view! {
         <section class="card">
             <h2>"Add a user"</h2>
-            <ActionForm action=add attr:class="form inline" attr:id="add-user-form">
+            <ActionForm action=add node_ref=add_form attr:class="form inline" attr:id="add-user-form">
                 <label>"User name " <input type="text" name="username" required/></label>
                 <label>"Password " <input type="password" name="password" autocomplete="new-password" required/></label>
                 <label>"Role " <select name="role">{role_options(Role::Viewer)}</select></label>
                 <button type="submit" class="primary">"Add"</button>
             </ActionForm>
             {move || action_error(add.value().get()).map(|e| view! { <p class="error">{e}</p> })}
+            {move || add.value().get().and_then(|r| r.ok()).map(|u| view! {
+                <p class="ok" id="user-added">{format!("User {} added as {}.", u.username, u.role)}</p>
+            })}
         </section>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {

@@ -15,6 +15,7 @@
 mod common;
 
 mod autoscale;
+mod bundle;
 mod cli;
 mod dns;
 mod durable;

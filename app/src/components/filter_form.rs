@@ -1,0 +1,85 @@
+//! [`FilterForm`]: a `GET` form of filters whose submission leaves the fields left empty out
+//! of the URL (`?engine=lhc`, not `?run=&engine=lhc&subject=&kind=`), so a filtered view's
+//! address is short enough to read and share. In the browser it navigates in place (no
+//! reload); without the browser bundle the form submits as a plain `GET`.
+
+use leptos::prelude::*;
+
+/// The query string of a form's fields without the empty ones (`a=1&b=&c=2` → `a=1&c=2`).
+pub fn without_empty_fields(query: &str) -> String {
+    query
+        .split('&')
+        .filter(|pair| !pair.is_empty() && !pair.ends_with('='))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A filters form submitted by `GET` to the current page.
+#[component]
+pub fn FilterForm(
+    /// The form's id.
+    id: &'static str,
+    /// The form's classes.
+    class: &'static str,
+    /// The fields and the submit button.
+    children: Children,
+) -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    let navigate = leptos_router::hooks::use_navigate();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        #[cfg(feature = "hydrate")]
+        {
+            use wasm_bindgen::JsCast;
+            let Some(form) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlFormElement>().ok())
+            else {
+                return;
+            };
+            let Ok(data) = web_sys::FormData::new_with_form(&form) else {
+                return;
+            };
+            let Ok(params) = web_sys::UrlSearchParams::new_with_str_sequence_sequence(&data) else {
+                return;
+            };
+            ev.prevent_default();
+            let query = without_empty_fields(&String::from(params.to_string()));
+            let path = window().location().pathname().unwrap_or_default();
+            let url = if query.is_empty() {
+                path
+            } else {
+                format!("{path}?{query}")
+            };
+            navigate(&url, Default::default());
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = ev;
+    };
+    view! {
+        <form method="get" action="" id=id class=class on:submit=submit>
+            {children()}
+        </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_empty_fields;
+
+    #[test]
+    fn empty_fields_leave_the_query() {
+        let cases = [
+            ("run=&engine=lhc&subject=&kind=", "engine=lhc"),
+            ("engine=&kind=", ""),
+            (
+                "broker=cloud&maintenance=&kind=static",
+                "broker=cloud&kind=static",
+            ),
+            ("subject=a%3D&kind=b", "subject=a%3D&kind=b"),
+            ("", ""),
+        ];
+        for (query, want) in cases {
+            assert_eq!(without_empty_fields(query), want, "{query}");
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import { expect, test, type Page } from "@playwright/test";
+import { hydrated, signIn } from "./helpers";
+
+// Every link a person can click, clicked: the nav bar's links and every in-page link of every
+// page reached that way, each followed by client-side navigation from the page that shows it.
+// After each click: no error text on the page, no 4xx/5xx answer from the console, and the page
+// no wider than the viewport at 390 and 1,440 px.
+
+/** Links not followed: downloads, sign-out, and other origins. */
+function followable(href: string): boolean {
+  return (
+    href.startsWith("/") &&
+    !href.startsWith("//") &&
+    !href.startsWith("/api/") &&
+    !href.startsWith("/pkg/") &&
+    !href.startsWith("/login")
+  );
+}
+
+/**
+ * The route a link leads to, with ids replaced (`/lhc/:id`): at most `PER_ROUTE` links of one
+ * route and query shape are followed, so the journey stays minutes long on any estate.
+ */
+function routeOf(href: string): string {
+  const url = new URL(href, "http://x");
+  const segments = url.pathname.split("/");
+  const parts = segments.map((p, i) =>
+    ["lhc", "autoscale", "sites", "servers"].includes(segments[i - 1] ?? "") ? ":x" : p,
+  );
+  const keys = [...url.searchParams.keys()].sort().join("&");
+  return `${parts.join("/")}?${keys}`;
+}
+const PER_ROUTE = 1;
+
+/**
+ * The hrefs of the page's visible links outside the nav bar (a link inside a closed
+ * disclosure is not one a person can click), in document order, without repeats.
+ */
+async function inPageLinks(page: Page): Promise<string[]> {
+  const hrefs = await page
+    .locator("main a[href]")
+    .evaluateAll((as) =>
+      as
+        .filter((a) => a.checkVisibility() && a.getBoundingClientRect().width > 0)
+        .map((a) => a.getAttribute("href") ?? ""),
+    );
+  return [...new Set(hrefs.filter(followable))];
+}
+
+/** The page shows no error and does not scroll sideways at either width. */
+async function checkPage(page: Page, where: string) {
+  await hydrated(page);
+  await expect(page.locator("main"), where).not.toContainText("Loading…");
+  await expect(page.locator("main"), where).not.toContainText("request failed");
+  await expect(page.locator("main .error:visible"), where).toHaveCount(0);
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    const sideways = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(sideways, `${where} at ${width} px scrolls sideways by ${sideways} px`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test("every nav link and every in-page link opens without an error, at 390 and 1,440 px", async ({
+  page,
+}) => {
+  test.setTimeout(600_000);
+  page.setDefaultNavigationTimeout(20_000);
+  page.setDefaultTimeout(20_000);
+  const failures: string[] = [];
+  page.on("response", (res) => {
+    const url = new URL(res.url());
+    if (url.host === new URL(page.url() || "http://x").host && res.status() >= 400) {
+      failures.push(`${res.status()} ${url.pathname}${url.search}`);
+    }
+  });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, "admin");
+
+  // The nav bar, link by link, each clicked from the page the previous one opened.
+  const nav = page.locator(".mainnav");
+  const labels = await nav.getByRole("link").allTextContents();
+  expect(labels).toEqual(expect.arrayContaining(["Overview", "History", "Users", "Audit"]));
+  const pages: string[] = [];
+  for (const label of labels) {
+    await nav.getByRole("link", { name: label, exact: true }).click();
+    await expect(nav.getByRole("link", { name: label, exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    await checkPage(page, `nav "${label}"`);
+    pages.push(new URL(page.url()).pathname + new URL(page.url()).search);
+  }
+
+  // Breadth first over the in-page links of those pages and of the pages they open: each
+  // link clicked on its page, checked, then back (the browser's Back, no reload).
+  const seen = new Set<string>(pages);
+  const perRoute = new Map<string, number>();
+  const queue = [...pages];
+  let clicked = 0;
+  while (queue.length > 0) {
+    const from = queue.shift() as string;
+    await page.goto(from);
+    await hydrated(page);
+    for (const href of await inPageLinks(page)) {
+      const route = routeOf(href);
+      if (seen.has(href) || (perRoute.get(route) ?? 0) >= PER_ROUTE) continue;
+      seen.add(href);
+      perRoute.set(route, (perRoute.get(route) ?? 0) + 1);
+      const here = new URL(page.url());
+      if (here.pathname + here.search !== from) {
+        await page.goto(from);
+        await hydrated(page);
+      }
+      const link = page.locator(`main a[href="${href.replace(/"/g, '\\"')}"]`).first();
+      await link.click({ timeout: 10_000 });
+      await page.waitForURL((u) => u.pathname === href.split("?")[0], { timeout: 10_000 });
+      await checkPage(page, `${href} (from ${from})`);
+      clicked += 1;
+      if (process.env.E2E_TRACE_LINKS) console.log(`clicked ${href} from ${from}`);
+      queue.push(href);
+      await page.evaluate(() => history.back());
+      await page.waitForURL((u) => u.pathname + u.search === from, { timeout: 10_000 });
+    }
+  }
+  // The demo estate's detail pages were among them.
+  for (const route of ["/lhc/:x?", "/lms/servers/:x?", "/gslb/sites/:x?", "/autoscale/:x?", "/lms/evaluators?", "/gslb/cli?"]) {
+    expect(perRoute.get(route), `a link to ${route} was followed`).toBe(1);
+  }
+  expect(clicked, "in-page links followed").toBeGreaterThanOrEqual(10);
+  expect(failures, "responses of 400 and above").toEqual([]);
+});
+
+test("on a phone the nav folds behind a menu button that opens it", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "viewer");
+  const nav = page.locator(".mainnav");
+  await expect(nav).toBeHidden();
+  const menu = page.getByRole("button", { name: "Menu" });
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await menu.click();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await nav.getByRole("link", { name: "History" }).click();
+  await expect(page.getByRole("heading", { name: "History", exact: true })).toBeVisible();
+  await expect(page.locator("#history-table")).toBeVisible();
+  await expect(nav).toBeHidden();
+  await expect(page.locator("main")).not.toContainText("request failed");
+});
+
+test("the first Tab reaches a skip link that moves focus to the page's content", async ({ page }) => {
+  await signIn(page, "operator");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main#content")).toBeFocused();
+});

@@ -1,0 +1,152 @@
+//! The browser bundle on the wire: hashed names read from the site's manifest, the files
+//! compressed at build time served to browsers that accept them, a year of caching for
+//! `/pkg` files, and pages compressed on the fly.
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use server::bundle::{bundle_name, IMMUTABLE, MANIFEST};
+use server::router::{build, leptos_options};
+use tower::ServiceExt;
+
+use crate::common::{app, body_text};
+
+const NAME: &str = "switchyard-0123456789abcdef";
+
+/// A site root as `scripts/build-site.sh` leaves it: the manifest, the files and their
+/// compressed copies (marked so the test sees which one was served).
+fn site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("site");
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir_all(&pkg).expect("pkg");
+    std::fs::write(dir.path().join(MANIFEST), format!("{NAME}\n")).expect("manifest");
+    for file in [
+        format!("{NAME}.js"),
+        format!("{NAME}_bg.wasm"),
+        format!("{NAME}.css"),
+    ] {
+        std::fs::write(pkg.join(&file), format!("plain {file}")).expect("file");
+        std::fs::write(pkg.join(format!("{file}.br")), "brotli").expect("br");
+        std::fs::write(pkg.join(format!("{file}.gz")), "gzip").expect("gz");
+    }
+    dir
+}
+
+#[test]
+fn the_manifest_names_the_bundle_when_it_is_sane() {
+    let dir = tempfile::tempdir().expect("dir");
+    assert_eq!(bundle_name(dir.path()), "switchyard");
+    let cases = [
+        (
+            "switchyard-0123456789abcdef\n",
+            "switchyard-0123456789abcdef",
+        ),
+        ("  switchyard-ab  ", "switchyard-ab"),
+        ("", "switchyard"),
+        ("../../etc/passwd", "switchyard"),
+        ("a b", "switchyard"),
+    ];
+    for (text, want) in cases {
+        std::fs::write(dir.path().join(MANIFEST), text).expect("write");
+        assert_eq!(bundle_name(dir.path()), want, "{text:?}");
+    }
+}
+
+#[tokio::test]
+async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
+    let test = app().await;
+    let site = site();
+    let root = site.path().to_str().expect("utf-8 path");
+    let router = build(
+        test.services.clone(),
+        leptos_options(root, "127.0.0.1:0".parse().expect("addr")),
+    )
+    .await
+    .expect("router");
+    let get = |path: &str, encodings: &str| {
+        Request::get(path)
+            .header(header::ACCEPT_ENCODING, encodings)
+            .body(Body::empty())
+            .expect("request")
+    };
+
+    // The sign-in page links the bundle by its hashed names.
+    let page = router
+        .clone()
+        .oneshot(get("/login", "identity"))
+        .await
+        .expect("page");
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = body_text(page).await;
+    for file in [
+        format!("/pkg/{NAME}.js"),
+        format!("/pkg/{NAME}_bg.wasm"),
+        format!("/pkg/{NAME}.css"),
+    ] {
+        assert!(html.contains(&file), "{file} in {html}");
+    }
+
+    // Each file: the build's brotli copy, else its gzip copy, else as it is; a year of caching.
+    let cases = [
+        ("br, gzip", Some("br"), "brotli"),
+        ("gzip", Some("gzip"), "gzip"),
+        ("identity", None, "plain"),
+    ];
+    for file in [
+        format!("{NAME}.js"),
+        format!("{NAME}_bg.wasm"),
+        format!("{NAME}.css"),
+    ] {
+        for (accepts, encoding, body) in cases {
+            let response = router
+                .clone()
+                .oneshot(get(&format!("/pkg/{file}"), accepts))
+                .await
+                .expect("file");
+            assert_eq!(response.status(), StatusCode::OK, "{file} {accepts}");
+            assert_eq!(
+                response
+                    .headers()
+                    .get(header::CACHE_CONTROL)
+                    .and_then(|v| v.to_str().ok()),
+                Some(IMMUTABLE),
+                "{file} {accepts}"
+            );
+            assert_eq!(
+                response
+                    .headers()
+                    .get(header::CONTENT_ENCODING)
+                    .and_then(|v| v.to_str().ok()),
+                encoding,
+                "{file} {accepts}"
+            );
+            assert!(
+                body_text(response).await.starts_with(body),
+                "{file} {accepts}"
+            );
+        }
+    }
+
+    // A missing file is not cached.
+    let missing = router
+        .clone()
+        .oneshot(get(&format!("/pkg/{NAME}-old.js"), "gzip"))
+        .await
+        .expect("missing");
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert!(missing.headers().get(header::CACHE_CONTROL).is_none());
+
+    // Pages are compressed for browsers that accept it.
+    for (accepts, want) in [("br", "br"), ("gzip", "gzip")] {
+        let page = router
+            .clone()
+            .oneshot(get("/login", accepts))
+            .await
+            .expect("page");
+        assert_eq!(
+            page.headers()
+                .get(header::CONTENT_ENCODING)
+                .and_then(|v| v.to_str().ok()),
+            Some(want)
+        );
+    }
+}
