@@ -60,7 +60,8 @@ pub async fn cache_forever(request: Request, next: Next) -> Response {
         .path()
         .rsplit('/')
         .next()
-        .is_some_and(|file| file.starts_with(&format!("{}-", app::OUTPUT_NAME)));
+        .and_then(|file| file.strip_prefix(app::OUTPUT_NAME))
+        .is_some_and(|rest| rest.starts_with('-'));
     let mut response = next.run(request).await;
     let found =
         response.status().is_success() || response.status() == axum::http::StatusCode::NOT_MODIFIED;

@@ -66,28 +66,24 @@ fn Detail(detail: RlDetail, act: ServerAction<LhcAct>, can_act: bool) -> impl In
     } = detail;
     let rl_id = rl.id.clone();
     let forced = connectors.iter().filter(|c| c.forced_outage).count();
-    let on_rl = move |op: &'static str| {
-        let rl_id = rl_id.clone();
-        move |_| {
-            act.dispatch(LhcAct {
-                op: op.to_owned(),
-                resource_location: Some(rl_id.clone()),
-                connector: None,
-                component: None,
-                resource: None,
-            });
-        }
-    };
-    let outage_rl = rl.id.clone();
-    let force_outage = Callback::new(move |()| {
+    // An action on the whole resource location.
+    let act_on_rl = move |op: &'static str| {
         act.dispatch(LhcAct {
-            op: "force_outage".to_owned(),
-            resource_location: Some(outage_rl.clone()),
+            op: op.to_owned(),
+            resource_location: Some(rl_id.clone()),
             connector: None,
             component: None,
             resource: None,
         });
-    });
+    };
+    let force_outage = {
+        let act_on_rl = act_on_rl.clone();
+        Callback::new(move |()| act_on_rl("force_outage"))
+    };
+    let on_rl = move |op: &'static str| {
+        let act_on_rl = act_on_rl.clone();
+        move |_| act_on_rl(op)
+    };
     let with_state_machine = connectors
         .iter()
         .filter(|c| c.storefront_configured)

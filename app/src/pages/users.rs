@@ -12,14 +12,41 @@ use crate::components::layout::user_allows;
 use crate::model::UserView;
 use crate::pages::{action_error, LoadError};
 
-/// The users page.
+/// The users page: its forms and list for admins, only why for anyone else (the server
+/// refuses them anyway; the list is not even asked for).
 #[component]
 pub fn UsersPage() -> impl IntoView {
+    view! {
+        <Title text="Users"/>
+        <h1>"Users"</h1>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                if user_allows(Role::Admin).await {
+                    view! { <AdminBody/> }.into_any()
+                } else {
+                    view! { <p class="error" id="not-admin">"Managing users is for admins: your role does not allow it."</p> }.into_any()
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// The users page's content, for admins.
+#[component]
+fn AdminBody() -> impl IntoView {
     let add = ServerAction::<AddUser>::new();
-    let set_role = ServerAction::<SetUserRole>::new();
-    let reset = ServerAction::<ResetUserPassword>::new();
-    let disable = ServerAction::<SetUserDisabled>::new();
-    let delete = ServerAction::<DeleteUser>::new();
+    let actions = UserActions {
+        set_role: ServerAction::<SetUserRole>::new(),
+        reset: ServerAction::<ResetUserPassword>::new(),
+        disable: ServerAction::<SetUserDisabled>::new(),
+        delete: ServerAction::<DeleteUser>::new(),
+    };
+    let UserActions {
+        set_role,
+        reset,
+        disable,
+        delete,
+    } = actions;
     let users = Resource::new(
         move || {
             (
@@ -31,18 +58,11 @@ pub fn UsersPage() -> impl IntoView {
         },
         |_| list_users(),
     );
-    let actions = UserActions {
-        set_role,
-        reset,
-        disable,
-        delete,
-    };
-    let role_options: fn(Role) -> AnyView = |selected: Role| {
+    let role_options = |selected: Role| {
         Role::ALL
             .into_iter()
             .map(move |r| view! { <option value=r.as_str() selected=r == selected>{r.as_str()}</option> })
             .collect_view()
-            .into_any()
     };
     // A user added: the form is emptied for the next one and says who was added.
     let add_form = NodeRef::<leptos::html::Form>::new();
@@ -54,40 +74,6 @@ pub fn UsersPage() -> impl IntoView {
             }
         }
     });
-    view! {
-        <Title text="Users"/>
-        <h1>"Users"</h1>
-        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                if user_allows(Role::Admin).await {
-                    None
-                } else {
-                    Some(view! { <p class="error" id="not-admin">"Managing users is for admins: your role does not allow it."</p> })
-                }
-            })}
-        </Transition>
-        <Transition fallback=|| ()>
-            {move || Suspend::new(async move {
-                user_allows(Role::Admin).await.then(|| view! { <AdminBody add add_form users actions role_options set_role reset disable delete/> })
-            })}
-        </Transition>
-    }
-}
-
-/// The users page's content, for admins only (the server refuses the rest anyway).
-#[component]
-#[allow(clippy::too_many_arguments)]
-fn AdminBody(
-    add: ServerAction<AddUser>,
-    add_form: NodeRef<leptos::html::Form>,
-    users: Resource<Result<Vec<UserView>, crate::error::AppError>>,
-    actions: UserActions,
-    role_options: fn(Role) -> AnyView,
-    set_role: ServerAction<SetUserRole>,
-    reset: ServerAction<ResetUserPassword>,
-    disable: ServerAction<SetUserDisabled>,
-    delete: ServerAction<DeleteUser>,
-) -> impl IntoView {
     view! {
         <section class="card">
             <h2>"Add a user"</h2>
