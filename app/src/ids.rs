@@ -28,3 +28,7 @@ pub const CURRENT_USER: &str = "current-user";
 pub const FORM_ERROR: &str = "form-error";
 /// Marker set on `<body>` once the bundle has hydrated (tests wait for it).
 pub const HYDRATED_ATTR: &str = "data-hydrated";
+/// The compact clock in the header of every page.
+pub const HEADER_CLOCK: &str = "header-clock";
+/// The header clock's speed (a control for operators, a badge for viewers).
+pub const HEADER_SPEED: &str = "header-speed";

@@ -74,6 +74,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    // One live stream per tab, shared by every page (components/live.rs).
+    components::live::provide_live();
     view! {
         <Title formatter=|page: String| if page.is_empty() { "Switchyard".to_owned() } else { format!("{page} · Switchyard") }/>
         <Router>

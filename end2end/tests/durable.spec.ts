@@ -12,6 +12,9 @@ const OUTAGE = /pending_ha|ha_initial|extended_ha/;
 
 /** Drags the time bar's slider to its left end, as a person does with the mouse. */
 async function dragSliderToStart(page: Page) {
+  // The time bar is folded while the page is live: a person opens it first.
+  const travel = page.locator("#time-travel");
+  if ((await travel.getAttribute("open")) === null) await travel.locator("summary").click();
   const slider = page.locator("#time-slider");
   const box = await slider.boundingBox();
   if (!box) throw new Error("no slider");

@@ -41,6 +41,15 @@ test("an operator forces an outage on a resource location, watches it, then clea
   await expect(page.locator("#rl-events")).toContainText("rl.ha_state");
   await expect(page.locator("#registrations-chart path[data-series=secondary]")).toHaveAttribute("d", / V/);
 
+  // The overview lists the outage first among what needs attention, and leads back to it.
+  await page.locator(".mainnav").getByRole("link", { name: "Overview" }).click();
+  const outage = page.locator("#attention-list li[data-subject=rl-paris][data-severity=critical]");
+  await expect(outage).toContainText("Paris");
+  await expect(page.locator("#attention-list li").first()).toHaveAttribute("data-severity", "critical");
+  await outage.getByRole("link").click();
+  await expect(page).toHaveURL(/\/lhc\/rl-paris$/);
+  await hydrated(page);
+
   await page.locator("#clear-outage").click();
   await expect(badge).toHaveAttribute("data-state", "working_normally", { timeout: 30_000 });
   await expect.poll(() => count(page, "cloud"), { timeout: 30_000 }).toBe(vdas);

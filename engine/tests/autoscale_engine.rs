@@ -456,6 +456,26 @@ fn load_injection_spike_and_step() -> Result<(), ScenarioError> {
         vec![90.0, 90.0, 90.0, 90.0, 50.0, 50.0, 50.0, 50.0, 50.0, 50.0]
     );
     assert_eq!(tl[2].metrics, vec![60.0], "90 % of two nodes over three");
+    // A past range: the minutes that end with minute 14, the injected ones among them.
+    let past = sim
+        .autoscale()
+        .timeline_until("g", "a", 4, 14)
+        .unwrap_or_default();
+    let minutes: Vec<u64> = past.iter().map(|m| m.minute).collect();
+    assert_eq!(minutes, vec![11, 12, 13, 14]);
+    assert!(past.iter().all(|m| m.demand == 90.0));
+    assert_eq!(
+        sim.autoscale().timeline_until("g", "a", 10, u64::MAX),
+        Some(tl.clone()),
+        "the open end is the last recorded minute"
+    );
+    assert_eq!(
+        sim.autoscale()
+            .timeline_until("g", "a", 10, 0)
+            .map(|t| t.iter().all(|m| m.minute == 0)),
+        Some(true),
+        "nothing past the asked end"
+    );
     let b = sim.autoscale().timeline("g", "b", 10).unwrap_or_default();
     assert!(b.iter().all(|m| m.demand == 50.0));
     // A lasting step on every zone.

@@ -10,15 +10,6 @@ use crate::model::EventRow;
 
 /// Minutes of timeline shown when the page does not say.
 pub const DEFAULT_WINDOW_MIN: u32 = 180;
-/// Windows offered by the group page, in minutes.
-pub const WINDOWS: [(u32, &str); 6] = [
-    (60, "1 h"),
-    (180, "3 h"),
-    (360, "6 h"),
-    (1_440, "24 h"),
-    (4_320, "3 days"),
-    (10_080, "7 days"),
-];
 /// Shortest and longest window accepted, in minutes.
 pub const WINDOW_RANGE: (u32, u32) = (10, 10_080);
 /// Hours replayed by a what-if when the editor does not say.
@@ -49,12 +40,14 @@ pub async fn autoscale_groups(
     .await
 }
 
-/// One group now, the last `minutes` of each zone's timeline (default
-/// [`DEFAULT_WINDOW_MIN`], within [`WINDOW_RANGE`]) and its recent decisions.
+/// One group now, `minutes` of each zone's timeline (default [`DEFAULT_WINDOW_MIN`], within
+/// [`WINDOW_RANGE`]) ending with minute `until_minute` (default: the last one) and its
+/// recent decisions.
 #[server(endpoint = "autoscale_group", input = crate::api::codec::Form)]
 pub async fn autoscale_group(
     group: String,
     minutes: Option<u32>,
+    until_minute: Option<u64>,
     at: Option<String>,
     run: Option<i64>,
 ) -> Result<GroupDetail, AppError> {
@@ -83,7 +76,12 @@ pub async fn autoscale_group(
                             .iter()
                             .map(|z| {
                                 let line = engine
-                                    .timeline(&g.name, &z.zone, minutes)
+                                    .timeline_until(
+                                        &g.name,
+                                        &z.zone,
+                                        minutes,
+                                        until_minute.unwrap_or(u64::MAX),
+                                    )
                                     .unwrap_or_default();
                                 (z.zone.clone(), line)
                             })

@@ -3,6 +3,7 @@
 //! `endpoint`) so scripts and tests can call them directly.
 
 pub mod admin;
+pub mod attention;
 pub mod autoscale;
 pub mod clock;
 pub mod codec;

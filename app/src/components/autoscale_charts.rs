@@ -8,6 +8,7 @@ use leptos::prelude::*;
 
 use engine::autoscale::chart::{MetricSeries, Timeline};
 
+use crate::components::chart_frame::ChartFrame;
 use crate::model::autoscale::{metric_name, metric_unit};
 
 const WIDTH: f64 = 900.0;
@@ -35,10 +36,10 @@ pub fn state_key(state: ClusterState) -> &'static str {
     }
 }
 
-/// `D+HH:MM` of a simulated minute.
+/// `Day N HH:MM` of a simulated minute.
 pub fn minute_label(minute: u64) -> String {
     let (d, h, m) = (minute / 1_440, (minute / 60) % 24, minute % 60);
-    format!("{d}+{h:02}:{m:02}")
+    format!("Day {} {h:02}:{m:02}", d + 1)
 }
 
 /// The top of a series' y axis: 100 for percentages; for throughput the data and its limits
@@ -53,6 +54,45 @@ fn scale_top(s: &MetricSeries) -> f64 {
     }
 }
 
+/// The scales of timelines drawn side by side (recorded vs what-if): each metric's top and the
+/// node strip's top, the largest of any of them, so equal heights mean equal values.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SharedScale {
+    /// Top of each metric's axis.
+    pub metrics: Vec<(Metric, f64)>,
+    /// Top of the node strip.
+    pub nodes: u32,
+}
+
+impl SharedScale {
+    /// The scale that holds every one of `timelines`.
+    pub fn of(timelines: &[&Timeline]) -> Self {
+        let mut scale = Self::default();
+        for t in timelines {
+            for s in &t.series {
+                let top = scale_top(s);
+                match scale.metrics.iter_mut().find(|m| m.0 == s.metric) {
+                    Some(m) => m.1 = m.1.max(top),
+                    None => scale.metrics.push((s.metric, top)),
+                }
+            }
+            scale.nodes = scale.nodes.max(node_top(t));
+        }
+        scale
+    }
+}
+
+/// The node strip's top: the larger of the limit and the data (at least 1).
+fn node_top(t: &Timeline) -> u32 {
+    t.nodes
+        .iter()
+        .map(|n| n.1)
+        .max()
+        .unwrap_or(0)
+        .max(t.max_nodes)
+        .max(1)
+}
+
 /// One zone's timeline. `dns`: the group is in DNS mode (the TTL band is labelled).
 #[component]
 pub fn TimelineChart(
@@ -60,7 +100,15 @@ pub fn TimelineChart(
     dns: bool,
     /// Element id of the `<svg>`.
     id: String,
+    /// The scales shared with the timelines it is compared with (its own when `None`).
+    #[prop(optional)]
+    scale: Option<SharedScale>,
+    /// Whether dragging across it opens that range (not for a what-if, which is no range of
+    /// the run).
+    #[prop(default = true)]
+    zoom: bool,
 ) -> impl IntoView {
+    let own_node_top = node_top(&timeline);
     let Timeline {
         zone,
         from_minute,
@@ -113,7 +161,15 @@ pub fn TimelineChart(
             }
         })
         .collect_view();
-    let tops: Vec<f64> = series.iter().map(scale_top).collect();
+    let tops: Vec<f64> = series
+        .iter()
+        .map(|s| {
+            let shared = scale
+                .as_ref()
+                .and_then(|sc| sc.metrics.iter().find(|m| m.0 == s.metric));
+            shared.map_or_else(|| scale_top(s), |m| m.1)
+        })
+        .collect();
     let lines = series
         .iter()
         .zip(&tops)
@@ -143,13 +199,9 @@ pub fn TimelineChart(
         })
         .collect_view();
     // Nodes in service: steps in the strip, scaled to the larger of the limit and the data.
-    let node_top = nodes
-        .iter()
-        .map(|n| n.1)
-        .max()
-        .unwrap_or(0)
-        .max(max_nodes)
-        .max(1);
+    let node_top = scale
+        .as_ref()
+        .map_or(own_node_top, |sc| sc.nodes.max(own_node_top));
     let ny = move |n: u32| {
         STRIP_TOP + STRIP_H - (f64::from(n) / f64::from(node_top)) * (STRIP_H - 6.0) - 3.0
     };
@@ -181,6 +233,34 @@ pub fn TimelineChart(
             }
         })
         .collect_view();
+    // The tooltip: every metric and the nodes in service in the minute under the pointer.
+    let tip_series: Vec<(Metric, Vec<(u64, f64)>)> = series
+        .iter()
+        .map(|s| (s.metric, s.points.clone()))
+        .collect();
+    let tip_nodes = nodes.clone();
+    let tooltip = Callback::new(move |t: u64| {
+        let minute = t / 60_000;
+        let mut parts: Vec<String> = tip_series
+            .iter()
+            .filter_map(|(metric, points)| {
+                points.iter().find(|p| p.0 == minute).map(|p| {
+                    format!(
+                        "{} {:.1} {}",
+                        metric_name(*metric),
+                        p.1,
+                        metric_unit(*metric)
+                    )
+                })
+            })
+            .collect();
+        if let Some(n) = tip_nodes.iter().rev().find(|n| n.0 <= minute) {
+            parts.push(format!("{} node(s) in service", n.1));
+        }
+        parts.join(" · ")
+    });
+    let (from_ms, to_ms) = (from_minute * 60_000, (to_minute + 1) * 60_000);
+    let label = format!("Timeline of {zone}");
     let legend_series = series
         .iter()
         .zip(&tops)
@@ -196,8 +276,9 @@ pub fn TimelineChart(
     view! {
         <div class="as-timeline" data-zone=zone.clone()>
             {empty.then(|| view! { <p class="muted">"No statistics recorded yet (one per cluster every simulated minute)."</p> })}
+            <ChartFrame from_ms to_ms tooltip zoom>
             <svg class="chart as-chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") preserveAspectRatio="none" role="img"
-                aria-label=format!("Timeline of {zone}") id=id
+                aria-label=label id=id
                 data-scale-outs=scale_outs.to_string() data-scale-ins=scale_ins.to_string()
                 data-max-nodes=max_nodes.to_string() data-nodes=last_nodes.to_string()>
                 {shaded}
@@ -213,6 +294,7 @@ pub fn TimelineChart(
                 <path d=node_path class="as-nodes" data-series="nodes"/>
                 {marks}
             </svg>
+            </ChartFrame>
             <div class="legend">
                 {legend_series}
                 <span><i class="as-nodes"></i>{format!("nodes in service (strip, 0–{node_top}; limits {min_nodes}–{max_nodes} dashed)")}</span>
@@ -223,7 +305,6 @@ pub fn TimelineChart(
                 <span><i class="as-cooldown"></i>"cooldown"</span>
                 <span><i class="as-draining"></i>"drain"</span>
                 {dns.then(|| view! { <span><i class="as-ttl_wait"></i>"DNS TTL"</span> })}
-                <span class="muted">{format!("{} → {} (D+HH:MM)", minute_label(from_minute), minute_label(to_minute))}</span>
             </div>
         </div>
     }

@@ -1,98 +1,176 @@
-//! Small SVG charts drawn in `view!`: a band chart of HA states and a step chart of
-//! registration counts, both over simulated time from 0 to "now".
+//! The resource location's charts: a band of HA states and step lines of registration
+//! counts, over the window of simulated time the range picker names, each in a
+//! [`ChartFrame`] (time axis, value axis, tooltip, drag to zoom).
 
 use engine::lhc::HaState;
 use leptos::prelude::*;
 
-use crate::format::sim_time;
+use crate::components::chart_frame::ChartFrame;
+use crate::model::axis::{group_thousands, nice_top};
 use engine::lhc::series::{RegistrationPoint, StatePoint};
 
 const WIDTH: f64 = 900.0;
-
-fn x(t_ms: u64, end_ms: u64) -> f64 {
-    if end_ms == 0 {
-        0.0
-    } else {
-        (t_ms.min(end_ms) as f64 / end_ms as f64) * WIDTH
-    }
-}
 
 /// CSS class of a state (colours in the stylesheet).
 pub fn state_class(state: HaState) -> String {
     format!("state-{}", state.as_str())
 }
 
-/// One band per state period, coloured by state, with a legend.
+/// The points of a step series that matter in `[from, to]`: the one in force at `from`
+/// (moved to `from`) and those inside the window.
+pub fn in_window<T: Clone>(
+    points: &[T],
+    t_ms: impl Fn(&T) -> u64,
+    set: impl Fn(&mut T, u64),
+    from: u64,
+    to: u64,
+) -> Vec<T> {
+    let first_inside = points.partition_point(|p| t_ms(p) <= from);
+    let mut out: Vec<T> = Vec::new();
+    if let Some(before) = first_inside.checked_sub(1).and_then(|i| points.get(i)) {
+        let mut p = before.clone();
+        set(&mut p, from);
+        out.push(p);
+    }
+    out.extend(
+        points[first_inside..]
+            .iter()
+            .take_while(|p| t_ms(p) <= to)
+            .cloned(),
+    );
+    out
+}
+
+/// The last point at or before `t` of a step series.
+pub fn at_instant<T>(points: &[T], t_ms: impl Fn(&T) -> u64, t: u64) -> Option<&T> {
+    points
+        .partition_point(|p| t_ms(p) <= t)
+        .checked_sub(1)
+        .and_then(|i| points.get(i))
+}
+
+/// One band per state period in the window, coloured by state, with a legend.
 #[component]
-pub fn StateBand(points: Vec<StatePoint>, now_ms: u64) -> impl IntoView {
+pub fn StateBand(points: Vec<StatePoint>, from_ms: u64, to_ms: u64) -> impl IntoView {
     let height = 28.0;
-    let spans: Vec<(f64, f64, HaState, u64)> = points
+    let span = to_ms.saturating_sub(from_ms).max(1) as f64;
+    let x = move |t: u64| (t.clamp(from_ms, to_ms) - from_ms) as f64 / span * WIDTH;
+    let shown = in_window(&points, |p| p.t_ms, |p, t| p.t_ms = t, from_ms, to_ms);
+    let spans: Vec<(f64, f64, HaState)> = shown
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let end = points.get(i + 1).map_or(now_ms, |n| n.t_ms);
-            (x(p.t_ms, now_ms), x(end, now_ms), p.state, p.t_ms)
+            let end = shown.get(i + 1).map_or(to_ms, |n| n.t_ms);
+            (x(p.t_ms), x(end), p.state)
         })
         .collect();
+    let tooltip = Callback::new(move |t: u64| {
+        at_instant(&points, |p| p.t_ms, t)
+            .map_or_else(|| "no state yet".to_owned(), |p| p.state.label().to_owned())
+    });
     view! {
-        <svg class="chart band" viewBox=format!("0 0 {WIDTH} {height}") preserveAspectRatio="none" role="img"
-            aria-label="HA state over simulated time">
-            {spans.into_iter().map(|(x0, x1, state, since)| view! {
-                <rect x=x0 y="0" width=(x1 - x0).max(0.5) height=height class=state_class(state)>
-                    <title>{format!("{} from {}", state.label(), sim_time(since))}</title>
-                </rect>
-            }).collect_view()}
-        </svg>
+        <ChartFrame from_ms to_ms tooltip>
+            <svg class="chart band" viewBox=format!("0 0 {WIDTH} {height}") preserveAspectRatio="none" role="img"
+                aria-label="HA state over simulated time" id="state-band">
+                {spans.into_iter().map(|(x0, x1, state)| view! {
+                    <rect x=x0 y="0" width=(x1 - x0).max(0.5) height=height class=state_class(state) data-state=state.as_str()/>
+                }).collect_view()}
+            </svg>
+        </ChartFrame>
         <div class="legend">
             {HaState::ALL.into_iter().map(|s| view! {
                 <span><i class=state_class(s)></i>{s.label()}</span>
             }).collect_view()}
-            <span class="muted">{format!("0 → {}", sim_time(now_ms))}</span>
         </div>
     }
 }
 
-/// Step lines of VDAs on the cloud, on a secondary broker and unregistered.
+/// Step lines of VDAs on the cloud, on a secondary broker and unregistered, in the window.
 #[component]
-pub fn RegistrationChart(points: Vec<RegistrationPoint>, now_ms: u64) -> impl IntoView {
+pub fn RegistrationChart(
+    points: Vec<RegistrationPoint>,
+    from_ms: u64,
+    to_ms: u64,
+) -> impl IntoView {
     let height = 160.0;
-    let top = points
+    let span = to_ms.saturating_sub(from_ms).max(1) as f64;
+    let x = move |t: u64| (t.clamp(from_ms, to_ms) - from_ms) as f64 / span * WIDTH;
+    let shown = in_window(&points, |p| p.t_ms, |p, t| p.t_ms = t, from_ms, to_ms);
+    let highest = shown
         .iter()
         .map(|p| p.cloud.max(p.secondary).max(p.unregistered))
         .max()
-        .unwrap_or(0)
-        .max(1) as f64;
-    let y = |v: u32| height - (f64::from(v) / top) * (height - 8.0) - 4.0;
+        .unwrap_or(0);
+    let top = nice_top(f64::from(highest));
+    let y = move |v: u32| height * (1.0 - f64::from(v) / top);
     let line = |pick: fn(&RegistrationPoint) -> u32| {
         let mut d = String::new();
-        for (i, p) in points.iter().enumerate() {
-            let px = x(p.t_ms, now_ms);
-            if i == 0 {
-                d.push_str(&format!("M{px:.1},{:.1}", y(pick(p))));
+        for p in &shown {
+            if d.is_empty() {
+                d.push_str(&format!("M{:.1},{:.1}", x(p.t_ms), y(pick(p))));
             } else {
-                d.push_str(&format!(" H{px:.1} V{:.1}", y(pick(p))));
+                d.push_str(&format!(" H{:.1} V{:.1}", x(p.t_ms), y(pick(p))));
             }
         }
-        if let Some(last) = points.last() {
-            d.push_str(&format!(" H{:.1} V{:.1}", WIDTH, y(pick(last))));
+        if !d.is_empty() {
+            d.push_str(&format!(" H{WIDTH:.1}"));
         }
         d
     };
     let cloud = line(|p| p.cloud);
     let secondary = line(|p| p.secondary);
     let unregistered = line(|p| p.unregistered);
+    let tooltip = Callback::new(move |t: u64| match at_instant(&points, |p| p.t_ms, t) {
+        None => "no VDA registered yet".to_owned(),
+        Some(p) => format!(
+            "on cloud {} · on secondary {} · unregistered {}",
+            group_thousands(f64::from(p.cloud)),
+            group_thousands(f64::from(p.secondary)),
+            group_thousands(f64::from(p.unregistered))
+        ),
+    });
     view! {
-        <svg class="chart lines" viewBox=format!("0 0 {WIDTH} {height}") preserveAspectRatio="none" role="img"
-            aria-label="VDA registrations over simulated time" id="registrations-chart">
-            <path d=cloud class="series-cloud" data-series="cloud"/>
-            <path d=secondary class="series-secondary" data-series="secondary"/>
-            <path d=unregistered class="series-unregistered" data-series="unregistered"/>
-        </svg>
+        <ChartFrame from_ms to_ms y_top=top y_unit="VDAs" tooltip>
+            <svg class="chart lines" viewBox=format!("0 0 {WIDTH} {height}") preserveAspectRatio="none" role="img"
+                aria-label="VDA registrations over simulated time" id="registrations-chart">
+                <path d=cloud class="series-cloud" data-series="cloud"/>
+                <path d=secondary class="series-secondary" data-series="secondary"/>
+                <path d=unregistered class="series-unregistered" data-series="unregistered"/>
+            </svg>
+        </ChartFrame>
         <div class="legend">
             <span><i class="series-cloud"></i>"on cloud"</span>
             <span><i class="series-secondary"></i>"on secondary"</span>
             <span><i class="series-unregistered"></i>"unregistered"</span>
-            <span class="muted">{format!("max {top} · 0 → {}", sim_time(now_ms))}</span>
+            <span class="muted">"VDAs"</span>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A step point: instant and value.
+    type Point = (u64, char);
+
+    #[test]
+    fn a_window_keeps_the_point_in_force_at_its_start() {
+        let points = [(0u64, 'a'), (100, 'b'), (200, 'c'), (300, 'd')];
+        let cases: [(u64, u64, Vec<Point>); 4] = [
+            (150, 250, vec![(150, 'b'), (200, 'c')]),
+            (100, 300, vec![(100, 'b'), (200, 'c'), (300, 'd')]),
+            (0, 50, vec![(0, 'a')]),
+            (400, 500, vec![(400, 'd')]),
+        ];
+        for (from, to, want) in cases {
+            assert_eq!(
+                in_window(&points, |p| p.0, |p, t| p.0 = t, from, to),
+                want,
+                "{from}..{to}"
+            );
+        }
+        assert_eq!(at_instant(&points, |p| p.0, 250), Some(&(200, 'c')));
+        assert_eq!(at_instant(&points[1..], |p| p.0, 50), None);
     }
 }

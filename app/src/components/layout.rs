@@ -6,6 +6,8 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::session::{whoami, Logout};
+use crate::components::header_clock::HeaderClock;
+use crate::components::live::connect_live;
 use crate::components::time_bar::TimeBar;
 use crate::error::AppError;
 use crate::ids;
@@ -116,6 +118,7 @@ pub fn Layout(children: Children) -> impl IntoView {
     let user = CurrentUser(Resource::new(|| (), |_| whoami()));
     provide_context(user);
     provide_context(use_as_of());
+    connect_live();
     let logout = ServerAction::<Logout>::new();
     // The nav bar folds behind a menu button on a narrow screen (style/main.css); a click on a
     // link folds it again.
@@ -158,6 +161,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                     })}
                 </Transition>
             </nav>
+            <HeaderClock user/>
             <div class="userbox">
                 <Transition fallback=|| ()>
                     {move || Suspend::new(async move {

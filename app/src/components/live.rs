@@ -1,7 +1,9 @@
 //! The live connection to the server's event stream (`GET /api/stream`, server-sent events):
 //! `clock` messages carry a [`ClockView`], `event` messages an [`EventRow`], and a last
-//! `shutdown` message says the server is stopping. Only the browser
-//! opens it; the server-rendered page shows the state read at render time.
+//! `shutdown` message says the server is stopping. Only the browser opens it, once per tab
+//! (pages share it through the context); the server-rendered page shows the state read at
+//! render time. Pages re-read their data when the stream says their engine changed
+//! ([`use_live_refresh`]).
 
 use leptos::prelude::*;
 
@@ -14,34 +16,125 @@ pub const FEED_LEN: usize = 30;
 /// engine) still has [`FEED_LEN`] rows to show.
 pub const FEED_KEPT: usize = 150;
 
-/// Signals fed by the live stream.
+/// Signals fed by the live stream: one stream per browser tab, shared by every page through
+/// the context ([`provide_live`] at the root, [`use_live`] in pages).
 #[derive(Clone, Copy)]
 pub struct Live {
     /// The latest clock status received, if any.
     pub clock: RwSignal<Option<ClockView>>,
     /// Live events received, newest first (at most [`FEED_KEPT`]).
     pub events: RwSignal<Vec<EventRow>>,
+    /// Events received since the page was loaded (the newest `received - seen` of
+    /// [`Self::events`] are the ones a watcher has not seen yet).
+    pub received: RwSignal<u64>,
     /// Whether the stream is connected.
     pub connected: RwSignal<bool>,
 }
 
-/// Creates the signals and, in the browser, connects them to the stream for the lifetime of
-/// the calling component.
-pub fn use_live() -> Live {
+/// Creates the live signals for the whole tab and puts them in the context. The stream opens
+/// when a signed-in page asks for it ([`connect_live`]).
+pub fn provide_live() -> Live {
     let live = Live {
         clock: RwSignal::new(None),
         events: RwSignal::new(Vec::new()),
+        received: RwSignal::new(0),
         connected: RwSignal::new(false),
     };
-    #[cfg(feature = "hydrate")]
-    Effect::new(move |_| browser::connect(live));
+    provide_context(live);
     live
+}
+
+/// The tab's live signals ([`provide_live`]); a detached set when there is none (a component
+/// rendered alone).
+pub fn use_live() -> Live {
+    use_context::<Live>().unwrap_or_else(|| Live {
+        clock: RwSignal::new(None),
+        events: RwSignal::new(Vec::new()),
+        received: RwSignal::new(0),
+        connected: RwSignal::new(false),
+    })
+}
+
+/// Opens the tab's stream unless it is open already (the page layout calls it, so the sign-in
+/// page does not ask for a stream it may not read). Browser only.
+pub fn connect_live() {
+    #[cfg(feature = "hydrate")]
+    {
+        let live = use_live();
+        Effect::new(move |_| browser::connect(live));
+    }
+}
+
+/// Fewest wall milliseconds between two refreshes driven by the stream.
+pub const LIVE_REFRESH_GAP_MS: u64 = 1_000;
+
+/// Whether a live event says that a page of `engine` may show something new: an event of
+/// that engine other than a liveness signal.
+pub fn changes_engine(event: &EventRow, engine: &str) -> bool {
+    event.engine == engine && !event.kind.contains("heartbeat")
+}
+
+/// A counter that goes up when the live stream brings an event of `engine` that changes what
+/// its pages show (not a heartbeat), at most once per [`LIVE_REFRESH_GAP_MS`] (events in
+/// between are folded into one refresh at the end of the gap): pages re-read their data when
+/// the estate changed, instead of every few seconds. It stands still while the page shows
+/// the past (`?at=`).
+pub fn use_live_refresh(engine: &'static str) -> ReadSignal<u64> {
+    let (tick, set_tick) = signal(0u64);
+    #[cfg(feature = "hydrate")]
+    {
+        let live = use_live();
+        let past = use_context::<Memo<crate::time_travel::AsOf>>();
+        let seen = StoredValue::new(live.received.get_untracked());
+        let last_refresh = StoredValue::new(0f64);
+        let pending = StoredValue::new(false);
+        Effect::new(move |_| {
+            let received = live.received.get();
+            let new = received.saturating_sub(seen.get_value()) as usize;
+            seen.set_value(received);
+            if new == 0 || past.is_some_and(|p| p.get_untracked().is_past()) {
+                return;
+            }
+            let relevant = live.events.with_untracked(|events| {
+                events.iter().take(new).any(|e| changes_engine(e, engine))
+            });
+            if !relevant || pending.get_value() {
+                return;
+            }
+            let now = js_sys_now();
+            let wait = (last_refresh.get_value() + LIVE_REFRESH_GAP_MS as f64 - now).max(0.0);
+            if wait <= 0.0 {
+                last_refresh.set_value(now);
+                set_tick.update(|t| *t += 1);
+            } else {
+                pending.set_value(true);
+                set_timeout(
+                    move || {
+                        pending.set_value(false);
+                        last_refresh.set_value(js_sys_now());
+                        set_tick.update(|t| *t += 1);
+                    },
+                    std::time::Duration::from_millis(wait as u64),
+                );
+            }
+        });
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (set_tick, engine);
+    tick
+}
+
+/// Milliseconds of wall time in the browser (`performance.now()`-like, from `Date.now()`).
+#[cfg(feature = "hydrate")]
+fn js_sys_now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 #[cfg(feature = "hydrate")]
 mod browser {
     use leptos::prelude::*;
-    use send_wrapper::SendWrapper;
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     use web_sys::{Event, EventSource, MessageEvent};
@@ -55,7 +148,22 @@ mod browser {
         ev.data().as_string()
     }
 
+    /// The tab's stream and the closures it calls (they must live as long as it does).
+    type Stream = (EventSource, Vec<Box<dyn std::any::Any>>);
+
+    thread_local! {
+        static STREAM: std::cell::RefCell<Option<Stream>> = const { std::cell::RefCell::new(None) };
+    }
+
     pub(super) fn connect(live: Live) {
+        let open = STREAM.with(|s| {
+            s.borrow()
+                .as_ref()
+                .is_some_and(|(source, _)| source.ready_state() != EventSource::CLOSED)
+        });
+        if open {
+            return;
+        }
         let Ok(source) = EventSource::new("/api/stream") else {
             return;
         };
@@ -70,6 +178,7 @@ mod browser {
                     events.insert(0, row);
                     events.truncate(FEED_KEPT);
                 });
+                live.received.update(|n| *n += 1);
             }
         });
         let on_open: Closure<dyn FnMut(Event)> = Closure::new(move |_| live.connected.set(true));
@@ -82,37 +191,18 @@ mod browser {
             .add_event_listener_with_callback("shutdown", on_shutdown.as_ref().unchecked_ref());
         source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
         source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        // The closures must live as long as the source; both go when the component does.
-        let held = SendWrapper::new((source, on_clock, on_event, on_shutdown, on_open, on_error));
-        on_cleanup(move || {
-            let (source, ..) = held.take();
-            source.close();
+        let held: Vec<Box<dyn std::any::Any>> = vec![
+            Box::new(on_clock),
+            Box::new(on_event),
+            Box::new(on_shutdown),
+            Box::new(on_open),
+            Box::new(on_error),
+        ];
+        // A closed stream that is replaced goes with its closures.
+        STREAM.with(|s| {
+            if let Some((old, _)) = s.replace(Some((source, held))) {
+                old.close();
+            }
         });
     }
-}
-
-/// A counter that goes up every `period_ms` of wall time in the browser (never on the
-/// server), for pages that re-read their data periodically. It stands still while the page
-/// shows the past (`?at=`, see [`crate::time_travel`]): the past does not change.
-pub fn use_refresh(period_ms: u32) -> ReadSignal<u64> {
-    let (tick, set_tick) = signal(0u64);
-    #[cfg(feature = "hydrate")]
-    let past = use_context::<Memo<crate::time_travel::AsOf>>();
-    #[cfg(feature = "hydrate")]
-    Effect::new(move |_| {
-        let handle = set_interval_with_handle(
-            move || {
-                if !past.is_some_and(|p| p.get_untracked().is_past()) {
-                    set_tick.update(|t| *t += 1);
-                }
-            },
-            std::time::Duration::from_millis(u64::from(period_ms)),
-        );
-        if let Ok(handle) = handle {
-            on_cleanup(move || handle.clear());
-        }
-    });
-    #[cfg(not(feature = "hydrate"))]
-    let _ = (set_tick, period_ms);
-    tick
 }

@@ -1,16 +1,19 @@
 //! Reusable pieces of pages.
 
 pub mod autoscale_charts;
+pub mod chart_frame;
 pub mod charts;
 pub mod clock_panel;
 pub mod confirm;
 pub mod event_table;
 pub mod facts;
 pub mod filter_form;
+pub mod header_clock;
 pub mod layout;
 pub mod live;
 pub mod lms_charts;
 pub mod pager;
 pub mod section_tabs;
 pub mod time_bar;
+pub mod time_range;
 pub mod topology;

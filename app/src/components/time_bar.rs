@@ -82,6 +82,13 @@ fn Bar(range: TimeRange, as_of: AsOf, path: String) -> impl IntoView {
                 <a id="back-to-live" href=live_link>"Back to live"</a>
             </div>
         })}
+        // Folded while live, so the page's own controls come first when tabbing through it;
+        // open while it shows the past.
+        <details class="time-travel" id="time-travel" open=as_of.is_past()>
+        <summary>
+            "Time travel "
+            <span class="muted small">{if as_of.is_past() { "(showing the past)" } else { "(showing live)" }}</span>
+        </summary>
         <form class="time-bar" id="time-bar" method="get" action=path>
             <label class="slider">
                 <span class="muted small">"Time travel"</span>
@@ -109,6 +116,7 @@ fn Bar(range: TimeRange, as_of: AsOf, path: String) -> impl IntoView {
             <button type="submit">"View"</button>
             <span class="muted small" title=format!("0+00:00:00 – {}", sim_offset(range.end_ms))>{format!("{} – {}", sim_time(0), sim_time(range.end_ms))}</span>
         </form>
+        </details>
     }
 }
 

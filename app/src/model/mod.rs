@@ -9,7 +9,10 @@ use serde::{Deserialize, Serialize};
 use crate::error::AppError;
 use crate::form::optional;
 
+pub mod attention;
 pub mod autoscale;
+pub mod axis;
+pub mod evaluator_preview;
 pub mod gslb;
 pub mod lhc;
 pub mod lms;

@@ -10,14 +10,11 @@ use leptos_meta::Title;
 
 use crate::api::autoscale::autoscale_groups;
 use crate::components::autoscale_charts::{minute_label, state_key};
-use crate::components::live::use_refresh;
+use crate::components::live::use_live_refresh;
 use crate::format::sim_time;
 use crate::model::autoscale::GroupsPage;
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
-
-/// Wall-clock ms between re-reads.
-pub const REFRESH_MS: u32 = 2_000;
 
 /// A cluster state badge, with the minute it lasts until.
 #[component]
@@ -102,7 +99,7 @@ fn group_row(g: GroupView, as_of: &AsOf) -> impl IntoView {
 /// The groups page.
 #[component]
 pub fn AutoscalePage() -> impl IntoView {
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("autoscale");
     let as_of = use_as_of();
     let groups = Resource::new(
         move || (tick.get(), as_of.get()),
@@ -143,7 +140,7 @@ pub fn AutoscalePage() -> impl IntoView {
 /// decision.
 #[component]
 pub fn AutoscaleCard() -> impl IntoView {
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("autoscale");
     let groups = Resource::new(move || tick.get(), |_| autoscale_groups(None, None));
     view! {
         <section class="card">

@@ -14,7 +14,7 @@ use leptos_router::hooks::use_params_map;
 use crate::api::autoscale::{
     autoscale_groups, AutoscaleSave, AutoscaleWhatIf, DEFAULT_WHAT_IF_HOURS, MAX_WHAT_IF_HOURS,
 };
-use crate::components::autoscale_charts::{minute_label, TimelineChart};
+use crate::components::autoscale_charts::{minute_label, SharedScale, TimelineChart};
 use crate::components::layout::user_allows;
 use crate::error::AppError;
 use crate::model::autoscale::{
@@ -286,12 +286,14 @@ fn WhatIf(result: WhatIfResult, dns: bool) -> impl IntoView {
         .into_iter()
         .map(|z| {
             let zone = z.zone.clone();
+            // Recorded and replayed on one scale: equal heights are equal values.
+            let scale = SharedScale::of(&[&z.real, &z.edited]);
             view! {
                 <div class="as-what-if-zone" data-zone=zone.clone()>
                     <h3>{format!("{zone}: recorded (parameters in force)")}</h3>
-                    <TimelineChart timeline=z.real dns id=format!("what-if-real-{zone}")/>
+                    <TimelineChart timeline=z.real dns id=format!("what-if-real-{zone}") scale=scale.clone() zoom=false/>
                     <h3>{format!("{zone}: replayed with the edited parameters")}</h3>
-                    <TimelineChart timeline=z.edited dns id=format!("what-if-edited-{zone}")/>
+                    <TimelineChart timeline=z.edited dns id=format!("what-if-edited-{zone}") scale zoom=false/>
                 </div>
             }
             .into_any()

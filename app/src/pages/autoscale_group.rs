@@ -11,19 +11,20 @@ use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::autoscale::{
-    autoscale_group, autoscale_groups, AutoscaleAct, AutoscaleActInput, WINDOWS,
+    autoscale_group, autoscale_groups, AutoscaleAct, AutoscaleActInput, WINDOW_RANGE,
 };
 use crate::components::autoscale_charts::TimelineChart;
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
+use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
 use engine::autoscale::chart::Timeline;
 
 use crate::components::layout::user_allows;
-use crate::components::live::use_refresh;
+use crate::components::live::use_live_refresh;
 use crate::format::{short_details, sim_time, Instant};
 use crate::model::autoscale::{metric_name, metric_unit, switch_consequences, GroupDetail};
 use crate::model::EventRow;
-use crate::pages::autoscale::{decision_label, mode_label, Decision, StateBadge, REFRESH_MS};
+use crate::pages::autoscale::{decision_label, mode_label, Decision, StateBadge};
 use crate::pages::{action_error, LoadError};
 use crate::time_travel::use_as_of;
 
@@ -42,11 +43,17 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
     let params = use_params_map();
     let group = Memo::new(move |_| params.read().get("group").unwrap_or_default());
     let query = use_query_map();
-    let minutes = Memo::new(move |_| {
-        query
+    // The shared time range, or an explicit `?minutes=` (links of earlier versions).
+    let range = use_time_range();
+    let window = Memo::new(move |_| {
+        let explicit = query
             .read()
             .get("minutes")
-            .and_then(|m| m.parse::<u32>().ok())
+            .and_then(|m| m.parse::<u32>().ok());
+        match explicit {
+            Some(m) => (Some(m), None),
+            None => autoscale_window(range.get()),
+        }
     });
     let act = ServerAction::<AutoscaleAct>::new();
     // Kept here so that what was typed survives the re-render after an action.
@@ -56,19 +63,21 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
         shape: RwSignal::new("spike".to_owned()),
         duration: RwSignal::new("15".to_owned()),
     };
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("autoscale");
     let as_of = use_as_of();
     let detail = Resource::new(
         move || {
             (
                 group.get(),
-                minutes.get(),
+                window.get(),
                 tick.get(),
                 act.version().get(),
                 as_of.get(),
             )
         },
-        |(group, minutes, _, _, as_of)| autoscale_group(group, minutes, as_of.at, as_of.run),
+        |(group, (minutes, until), _, _, as_of)| {
+            autoscale_group(group, minutes, until, as_of.at, as_of.run)
+        },
     );
     // The forms re-render only after an action, not at every refresh (typing stays put).
     let forms = Resource::new(
@@ -117,23 +126,15 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
 
 #[component]
 fn Detail(detail: GroupDetail, is_admin: bool) -> impl IntoView {
-    let as_of = use_as_of().get_untracked();
     let GroupDetail {
         group,
         timelines,
         decisions,
-        minutes,
+        minutes: _,
         now_ms,
     } = detail;
     let dns = group.mode == DistributionMode::Dns;
     let name = group.name.clone();
-    let windows = WINDOWS
-        .into_iter()
-        .map(|(m, label)| {
-            let href = format!("/autoscale/{name}?minutes={m}{}", as_of.and_params());
-            view! { <a href=href class:active=m == minutes data-window=m.to_string()>{label}</a> }
-        })
-        .collect_view();
     let header = view! {
         <section class="card" id="group-summary">
             <p>
@@ -143,7 +144,7 @@ fn Detail(detail: GroupDetail, is_admin: bool) -> impl IntoView {
                 {format!(" · simulated time {}", sim_time(now_ms))}
             </p>
             <p>"Last decision: " <Decision decision=group.last_decision.clone()/></p>
-            <nav class="tabs as-windows">{windows}</nav>
+            <RangePicker/>
             {is_admin.then(|| view! { <p><a href=format!("/autoscale/{name}/edit") id="edit-link">"Edit thresholds and limits (with what-if) →"</a></p> })}
         </section>
     }
@@ -560,5 +561,60 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
             {switch}
             <p class="muted small">"Injected load replaces the workload's demand while it lasts; decisions follow at the next statistics collections (every simulated minute)."</p>
         </section>
+    }
+}
+
+/// The minutes of timeline and the last minute a time range asks the server for: a preset is
+/// the last minutes (all: the 7 days the engine keeps); a custom range ends at its end.
+fn autoscale_window(range: TimeRange) -> (Option<u32>, Option<u64>) {
+    let (lo, hi) = WINDOW_RANGE;
+    let minutes = |ms: u64| Some(u32::try_from(ms / 60_000).unwrap_or(hi).clamp(lo, hi));
+    match range {
+        TimeRange::Last { ms, .. } => (minutes(ms), None),
+        TimeRange::All => (Some(hi), None),
+        TimeRange::Custom { from_ms, to_ms } => (minutes(to_ms - from_ms), Some(to_ms / 60_000)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_range_becomes_minutes_and_an_end() {
+        let cases = [
+            (
+                TimeRange::Last {
+                    key: "15m",
+                    ms: 900_000,
+                },
+                (Some(15), None),
+            ),
+            (
+                TimeRange::Last {
+                    key: "7d",
+                    ms: 604_800_000,
+                },
+                (Some(10_080), None),
+            ),
+            (TimeRange::All, (Some(10_080), None)),
+            (
+                TimeRange::Custom {
+                    from_ms: 3_600_000,
+                    to_ms: 3_900_000,
+                },
+                (Some(10), Some(65)),
+            ),
+            (
+                TimeRange::Custom {
+                    from_ms: 0,
+                    to_ms: 7_200_000,
+                },
+                (Some(120), Some(120)),
+            ),
+        ];
+        for (range, want) in cases {
+            assert_eq!(autoscale_window(range), want, "{range:?}");
+        }
     }
 }

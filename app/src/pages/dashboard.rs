@@ -1,5 +1,5 @@
-//! The overview: the clock and its controls, counts per engine, a live event feed and
-//! operator notes.
+//! The overview: what needs attention, the clock and its controls, counts per engine, a live
+//! event feed and operator notes.
 
 use engine::{EngineId, Role};
 use leptos::prelude::*;
@@ -12,6 +12,7 @@ use crate::components::layout::user_allows;
 use crate::components::live::{use_live, Live, FEED_KEPT, FEED_LEN};
 use crate::ids;
 use crate::model::{ClockView, EventRow};
+use crate::pages::attention::AttentionCard;
 use crate::pages::autoscale::AutoscaleCard;
 use crate::pages::gslb::GslbCard;
 use crate::pages::lhc::LhcCard;
@@ -61,6 +62,7 @@ fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) 
             .collect::<Vec<_>>()
     };
     view! {
+        <AttentionCard/>
         <div class="grid">
             <ClockPanel clock set_clock=live.clock.write_only() can_drive/>
             <EngineCounts clock/>

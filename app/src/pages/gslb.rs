@@ -12,16 +12,13 @@ use crate::api::gslb::{gslb_resolve, gslb_topology, GslbAct};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
-use crate::components::live::use_refresh;
+use crate::components::live::use_live_refresh;
 use crate::components::section_tabs::SectionTabs;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbPage};
 use crate::pages::{action_error, LoadError};
 use crate::time_travel::use_as_of;
-
-/// Wall-clock ms between re-reads.
-pub const REFRESH_MS: u32 = 1_500;
 
 /// The section's tabs.
 #[component]
@@ -37,7 +34,7 @@ pub fn GslbNav(current: &'static str) -> impl IntoView {
 /// The topology page.
 #[component]
 pub fn GslbPage() -> impl IntoView {
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("gslb");
     let act = ServerAction::<GslbAct>::new();
     let as_of = use_as_of();
     let page = Resource::new(
@@ -303,7 +300,7 @@ fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) ->
 /// The overview card: parents up, adopted and orphaned children, DNS answers.
 #[component]
 pub fn GslbCard() -> impl IntoView {
-    let tick = use_refresh(2_000);
+    let tick = use_live_refresh("gslb");
     let page = Resource::new(move || tick.get(), |_| gslb_topology(None, None));
     view! {
         <section class="card">

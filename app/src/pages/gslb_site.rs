@@ -12,12 +12,12 @@ use leptos_router::hooks::use_params_map;
 use crate::api::gslb::{gslb_site, GslbAct, GslbBackups};
 use crate::components::event_table::{EventTable, ReasonTable};
 use crate::components::layout::user_allows;
-use crate::components::live::use_refresh;
+use crate::components::live::use_live_refresh;
 use crate::components::topology::{status_class, status_label};
 use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbSiteDetail};
 use crate::model::EventRow;
-use crate::pages::gslb::{GslbNav, REFRESH_MS};
+use crate::pages::gslb::GslbNav;
 use crate::pages::{action_error, LoadError};
 use crate::time_travel::use_as_of;
 
@@ -28,7 +28,7 @@ pub fn GslbSitePage() -> impl IntoView {
     let name = Memo::new(move |_| params.read().get("name").unwrap_or_default());
     let act = ServerAction::<GslbAct>::new();
     let backups = ServerAction::<GslbBackups>::new();
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("gslb");
     let as_of = use_as_of();
     let detail = Resource::new(
         move || {

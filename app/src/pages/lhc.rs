@@ -9,12 +9,9 @@ use crate::api::estate::configured_estate;
 use crate::api::lhc::lhc_overview;
 use crate::components::charts::state_class;
 use crate::components::facts::Facts;
-use crate::components::live::use_refresh;
+use crate::components::live::use_live_refresh;
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
-
-/// Seconds between re-reads of the overview (wall clock).
-const REFRESH_MS: u32 = 2_000;
 
 /// A state badge.
 #[component]
@@ -46,7 +43,7 @@ fn rows(rls: Vec<RlView>, as_of: &AsOf) -> impl IntoView {
 /// The resource locations page.
 #[component]
 pub fn LhcPage() -> impl IntoView {
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("lhc");
     let as_of = use_as_of();
     let rls = Resource::new(
         move || (tick.get(), as_of.get()),
@@ -88,7 +85,7 @@ pub fn LhcPage() -> impl IntoView {
 /// The overview card: the HA state of every resource location.
 #[component]
 pub fn LhcCard() -> impl IntoView {
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("lhc");
     let rls = Resource::new(move || tick.get(), |_| lhc_overview(None, None));
     view! {
         <section class="card">

@@ -14,8 +14,9 @@ use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
 use crate::components::filter_form::FilterForm;
 use crate::components::layout::user_allows;
-use crate::components::live::use_refresh;
+use crate::components::live::use_live_refresh;
 use crate::components::pager::Pager;
+use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
 use crate::error::AppError;
 use crate::format::sim_time;
 use crate::model::lhc::RlDetail;
@@ -29,8 +30,9 @@ pub fn LhcDetailPage() -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.read().get("id").unwrap_or_default());
     let act = ServerAction::<LhcAct>::new();
-    let tick = use_refresh(2_000);
+    let tick = use_live_refresh("lhc");
     let as_of = use_as_of();
+    let range = use_time_range();
     let detail = Resource::new(
         move || (id.get(), tick.get(), act.version().get(), as_of.get()),
         |(id, _, _, as_of)| lhc_location(id, as_of.at, as_of.run),
@@ -39,13 +41,17 @@ pub fn LhcDetailPage() -> impl IntoView {
         <Title text="Resource location"/>
         <p><a href=move || as_of.get().link("/lhc")>"← Resource locations"</a></p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                let can_act = user_allows(Role::Operator).await;
-                match detail.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(d) => view! { <Detail detail=d act can_act/> }.into_any(),
-                }
-            })}
+            {move || {
+                // Read here so that picking a range re-draws the charts at once.
+                let range = range.get();
+                Suspend::new(async move {
+                    let can_act = user_allows(Role::Operator).await;
+                    match detail.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(d) => view! { <Detail detail=d act can_act range/> }.into_any(),
+                    }
+                })
+            }}
         </Transition>
         {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
         <Vdas id/>
@@ -53,7 +59,12 @@ pub fn LhcDetailPage() -> impl IntoView {
 }
 
 #[component]
-fn Detail(detail: RlDetail, act: ServerAction<LhcAct>, can_act: bool) -> impl IntoView {
+fn Detail(
+    detail: RlDetail,
+    act: ServerAction<LhcAct>,
+    can_act: bool,
+    range: TimeRange,
+) -> impl IntoView {
     let RlDetail {
         rl,
         connectors,
@@ -64,6 +75,7 @@ fn Detail(detail: RlDetail, act: ServerAction<LhcAct>, can_act: bool) -> impl In
         registrations,
         events,
     } = detail;
+    let (from_ms, to_ms) = range.window(now_ms);
     let rl_id = rl.id.clone();
     let forced = connectors.iter().filter(|c| c.forced_outage).count();
     // An action on the whole resource location.
@@ -140,9 +152,10 @@ fn Detail(detail: RlDetail, act: ServerAction<LhcAct>, can_act: bool) -> impl In
         <div class="grid">
             <section class="card">
                 <h2>"HA state over simulated time"</h2>
-                <StateBand points=states now_ms/>
+                <RangePicker/>
+                <StateBand points=states from_ms to_ms/>
                 <h2 class="spaced">"VDA registrations"</h2>
-                <RegistrationChart points=registrations now_ms/>
+                <RegistrationChart points=registrations from_ms to_ms/>
             </section>
             <section class="card">
                 <h2>"Now"</h2>

@@ -12,16 +12,13 @@ use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, S
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
-use crate::components::live::use_refresh;
+use crate::components::live::use_live_refresh;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
 use crate::pages::{action_error, LoadError};
 use crate::time_travel::use_as_of;
-
-/// Wall-clock ms between re-reads.
-pub const REFRESH_MS: u32 = 2_000;
 
 /// The section's tabs.
 #[component]
@@ -62,7 +59,7 @@ pub fn power_label(power: ServerPower) -> &'static str {
 /// The farm page.
 #[component]
 pub fn LmsPage() -> impl IntoView {
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("lms");
     let act = ServerAction::<LmsAct>::new();
     let settings = ServerAction::<LmsSettings>::new();
     let as_of = use_as_of();
@@ -418,7 +415,7 @@ fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
 /// The overview card: servers, sessions and each zone's data collector.
 #[component]
 pub fn LmsCard() -> impl IntoView {
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("lms");
     let farm = Resource::new(move || tick.get(), |_| lms_farm(None, None));
     view! {
         <section class="card">

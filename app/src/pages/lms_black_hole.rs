@@ -9,7 +9,7 @@ use leptos_meta::Title;
 
 use crate::api::lms::{lms_evaluators, LmsBlackHoleAb};
 use crate::components::layout::user_allows;
-use crate::components::lms_charts::SessionLines;
+use crate::components::lms_charts::{sessions_top, SessionLines};
 use crate::pages::lms::LmsNav;
 use crate::pages::{action_error, LoadError};
 
@@ -76,7 +76,7 @@ fn AbForm(
 }
 
 #[component]
-fn Side(run: AbRun, rebooted: String) -> impl IntoView {
+fn Side(run: AbRun, rebooted: String, top: u32) -> impl IntoView {
     let title = if run.fix { "Fix on" } else { "Fix off" };
     let id = if run.fix { "ab-fix-on" } else { "ab-fix-off" };
     view! {
@@ -84,7 +84,7 @@ fn Side(run: AbRun, rebooted: String) -> impl IntoView {
             <h2>{title}</h2>
             <p data-col="on_rebooted" data-value=run.on_rebooted.to_string()>{format!("{} of {} placed sessions went to the rebooted server; the busiest server got {} % of the storm; {} refused.",
                 run.on_rebooted, run.placed, run.max_share_pct, run.rejected)}</p>
-            <SessionLines run rebooted/>
+            <SessionLines run rebooted top/>
         </section>
     }
 }
@@ -98,11 +98,12 @@ fn Report(report: AbReport) -> impl IntoView {
         fix_on,
         fix_off,
     } = report;
+    let top = sessions_top(&[&fix_off, &fix_on]);
     view! {
         <p class="muted">{format!("{users} users over {} s right after {server} restarted.", over_ms / 1000)}</p>
         <div class="grid">
-            <Side run=fix_off rebooted=server.clone()/>
-            <Side run=fix_on rebooted=server/>
+            <Side run=fix_off rebooted=server.clone() top/>
+            <Side run=fix_on rebooted=server top/>
         </div>
     }
 }

@@ -2,7 +2,7 @@
 //! create, edit, delete, assign) with a what-if preview of every affected server's load index
 //! and of where the next launches would go, before anything is saved.
 
-use engine::lms::views::{EvaluatorPreview, EvaluatorView, PlacementCount};
+use engine::lms::views::{EvaluatorPreview, EvaluatorView};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -12,6 +12,7 @@ use crate::api::lms::{
     PREVIEW_LAUNCHES,
 };
 use crate::components::layout::user_allows;
+use crate::model::evaluator_preview;
 use crate::model::lms::{is_counter, EvaluatorsPage, RuleDraft, RULE_KINDS};
 use crate::pages::lms::LmsNav;
 use crate::pages::{action_error, LoadError};
@@ -384,37 +385,42 @@ fn RuleRow(
     }
 }
 
-fn counts(list: &[PlacementCount]) -> String {
-    if list.is_empty() {
-        return "none".to_owned();
-    }
-    list.iter()
-        .map(|p| format!("{} {}", p.host, p.count))
-        .collect::<Vec<_>>()
-        .join(" · ")
-}
-
 #[component]
 fn Preview(preview: EvaluatorPreview) -> impl IntoView {
+    let sentences = evaluator_preview::summary(&preview);
+    let changes = evaluator_preview::placement_changes(&preview);
     view! {
         <div id="preview">
             <h2 class="spaced">"What-if (nothing saved yet)"</h2>
+            <ul id="preview-summary">
+                {sentences.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}
+            </ul>
             <table id="preview-table">
-                <thead><tr><th>"Server"</th><th>"Load index now"</th><th>"With this evaluator"</th><th>"Change"</th></tr></thead>
+                <thead><tr><th>"Server"</th><th class="num">"Load index now"</th><th class="num">"With this evaluator"</th><th class="num">"Change"</th></tr></thead>
                 <tbody>
                     {preview.rows.into_iter().map(|r| {
                         let delta = i64::from(r.edited) - i64::from(r.now);
+                        let change = if delta == 0 { "no change".to_owned() } else { format!("{delta:+}") };
                         view! {
-                            <tr data-server=r.host.clone()><td class="mono">{r.host.clone()}</td><td class="num" data-col="now">{r.now}</td><td class="num" data-col="edited">{r.edited}</td>
-                            <td class="num">{format!("{delta:+}")}</td></tr>
+                            <tr data-server=r.host.clone() class:changed=delta != 0><td class="mono">{r.host.clone()}</td><td class="num" data-col="now">{r.now}</td><td class="num" data-col="edited">{r.edited}</td>
+                            <td class="num" data-col="change">{change}</td></tr>
                         }
                     }).collect_view()}
                 </tbody>
             </table>
-            <table class="counts" id="preview-placements">
+            <table id="preview-placements">
+                <caption>{format!("Where the next {} launches of {} go", preview.launches, preview.app)}</caption>
+                <thead><tr><th>"Server"</th><th class="num">"Now"</th><th class="num">"With this evaluator"</th><th class="num">"Change"</th></tr></thead>
                 <tbody>
-                    <tr><th>{format!("Next {} launches of {}, now", preview.launches, preview.app)}</th><td data-col="now">{counts(&preview.placements_now)}{(preview.rejected_now > 0).then(|| format!(" · {} refused", preview.rejected_now))}</td></tr>
-                    <tr><th>"… with this evaluator"</th><td data-col="edited">{counts(&preview.placements_edited)}{(preview.rejected_edited > 0).then(|| format!(" · {} refused", preview.rejected_edited))}</td></tr>
+                    {changes.into_iter().map(|c| {
+                        let delta = i64::from(c.edited) - i64::from(c.now);
+                        let change = if delta == 0 { "no change".to_owned() } else { format!("{delta:+}") };
+                        view! {
+                            <tr data-server=c.host.clone() class:changed=delta != 0><td class="mono">{c.host.clone()}</td><td class="num" data-col="now">{c.now}</td><td class="num" data-col="edited">{c.edited}</td><td class="num">{change}</td></tr>
+                        }
+                    }).collect_view()}
+                    <tr class="total" data-server="refused"><th>"refused"</th><td class="num" data-col="now">{preview.rejected_now}</td><td class="num" data-col="edited">{preview.rejected_edited}</td>
+                        <td class="num">{match i64::from(preview.rejected_edited) - i64::from(preview.rejected_now) { 0 => "no change".to_owned(), d => format!("{d:+}") }}</td></tr>
                 </tbody>
             </table>
         </div>

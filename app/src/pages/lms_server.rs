@@ -12,11 +12,12 @@ use crate::api::lms::{lms_server, LmsAct, LmsActInput};
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
 use crate::components::layout::user_allows;
-use crate::components::live::use_refresh;
+use crate::components::live::use_live_refresh;
 use crate::components::lms_charts::{rule_label, StackedLoadChart};
+use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
 use crate::format::Instant;
 use crate::model::lms::ServerDetail;
-use crate::pages::lms::{age, power_label, LmsNav, REFRESH_MS};
+use crate::pages::lms::{age, power_label, LmsNav};
 use crate::pages::{action_error, LoadError};
 use crate::time_travel::use_as_of;
 
@@ -26,8 +27,9 @@ pub fn LmsServerPage() -> impl IntoView {
     let params = use_params_map();
     let host = Memo::new(move |_| params.read().get("host").unwrap_or_default());
     let act = ServerAction::<LmsAct>::new();
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("lms");
     let as_of = use_as_of();
+    let range = use_time_range();
     let detail = Resource::new(
         move || (host.get(), tick.get(), act.version().get(), as_of.get()),
         |(host, _, _, as_of)| lms_server(host, as_of.at, as_of.run),
@@ -37,20 +39,29 @@ pub fn LmsServerPage() -> impl IntoView {
         <LmsNav current=""/>
         <p><a href=move || as_of.get().link("/lms")>"← Farm"</a></p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                let can_act = user_allows(Role::Operator).await;
-                match detail.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(d) => view! { <Detail detail=d act can_act/> }.into_any(),
-                }
-            })}
+            {move || {
+                // Read here so that picking a range re-draws the chart at once.
+                let range = range.get();
+                Suspend::new(async move {
+                    let can_act = user_allows(Role::Operator).await;
+                    match detail.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(d) => view! { <Detail detail=d act can_act range/> }.into_any(),
+                    }
+                })
+            }}
         </Transition>
         {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
     }
 }
 
 #[component]
-fn Detail(detail: ServerDetail, act: ServerAction<LmsAct>, can_act: bool) -> impl IntoView {
+fn Detail(
+    detail: ServerDetail,
+    act: ServerAction<LmsAct>,
+    can_act: bool,
+    range: TimeRange,
+) -> impl IntoView {
     let as_of = use_as_of().get_untracked();
     let ServerDetail {
         server,
@@ -61,6 +72,7 @@ fn Detail(detail: ServerDetail, act: ServerAction<LmsAct>, can_act: bool) -> imp
         sessions,
         events,
     } = detail;
+    let (from_ms, to_ms) = range.window(now_ms);
     let host = server.host.clone();
     view! {
         <h1 class="mono">{server.host.clone()} {server.collector.then_some(" — data collector")}</h1>
@@ -70,7 +82,8 @@ fn Detail(detail: ServerDetail, act: ServerAction<LmsAct>, can_act: bool) -> imp
         <div class="grid">
             <section class="card">
                 <h2>"Load index over simulated time, by rule"</h2>
-                <StackedLoadChart samples formula now_ms/>
+                <RangePicker/>
+                <StackedLoadChart samples formula from_ms to_ms/>
             </section>
             <Now server=server.clone() now_ms/>
         </div>

@@ -8,18 +8,18 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::lms::{lms_store, SESSION_PAGE_SIZE};
-use crate::components::live::use_refresh;
+use crate::components::live::use_live_refresh;
 use crate::components::pager::Pager;
 use crate::format::sim_time;
 use crate::model::lms::DynamicStore;
-use crate::pages::lms::{LmsNav, REFRESH_MS};
+use crate::pages::lms::LmsNav;
 use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
 
 /// The dynamic store page.
 #[component]
 pub fn LmsStorePage() -> impl IntoView {
-    let tick = use_refresh(REFRESH_MS);
+    let tick = use_live_refresh("lms");
     let query = use_query_map();
     let pages = Memo::new(move |_| {
         let q = query.read();

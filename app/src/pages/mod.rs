@@ -1,5 +1,6 @@
 //! One file per screen.
 
+pub mod attention;
 pub mod audit;
 pub mod autoscale;
 pub mod autoscale_editor;

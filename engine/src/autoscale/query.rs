@@ -275,13 +275,32 @@ impl AutoscaleEngine {
     /// first; `None` for an unknown group or zone. Metrics are in the group's current
     /// threshold order.
     pub fn timeline(&self, group: &str, zone: &str, minutes: u32) -> Option<Vec<MinuteView>> {
+        self.timeline_until(group, zone, minutes, u64::MAX)
+    }
+
+    /// The `minutes` minutes of a zone's timeline that end with minute `until` (or with the
+    /// last one recorded before it), oldest first: a past range of the chart.
+    pub fn timeline_until(
+        &self,
+        group: &str,
+        zone: &str,
+        minutes: u32,
+        until: u64,
+    ) -> Option<Vec<MinuteView>> {
         let g = self.groups.iter().find(|g| g.name == group)?;
         let c = g.clusters.iter().find(|c| c.zone == zone)?;
         let h = &c.history;
-        let n = (minutes as usize).min(h.len()).min(HISTORY_MINUTES);
-        let start = h.len() - n;
+        // Minutes are recorded one after the other: index i holds minute(0) + i.
+        let end = match h.len() {
+            0 => 0,
+            len => until.checked_sub(h.minute(0)).map_or(0, |past| {
+                usize::try_from(past.saturating_add(1)).map_or(len, |n| n.min(len))
+            }),
+        };
+        let n = (minutes as usize).min(end).min(HISTORY_MINUTES);
+        let start = end - n;
         Some(
-            (start..h.len())
+            (start..end)
                 .map(|i| minute_view(h.minute(i), h.get(i), g.limits.thresholds(), &g.model))
                 .collect(),
         )

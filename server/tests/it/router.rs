@@ -321,6 +321,61 @@ async fn resource_location_actions_are_role_checked_validated_and_audited() {
 }
 
 #[tokio::test]
+async fn attention_names_a_forced_outage_once_the_resource_location_leaves_working_normally() {
+    let app = app().await;
+    assert_eq!(
+        app.post_form("/api/attention", "", None).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let viewer = app.sign_in("viewer").await;
+    let operator = app.sign_in("operator").await;
+    let items = |text: String| -> Vec<serde_json::Value> {
+        serde_json::from_str(&text).expect("attention is a JSON list")
+    };
+    let critical_lhc = |list: &[serde_json::Value]| {
+        list.iter()
+            .filter(|i| {
+                i["severity"] == "Critical" && i["engine"] == "lhc" && i["subject"] == "rl-a"
+            })
+            .count()
+    };
+    let before = items(body_text(app.post_form("/api/attention", "", Some(&viewer)).await).await);
+    assert_eq!(critical_lhc(&before), 0, "{before:?}");
+
+    let forced = app
+        .post_form(
+            "/api/lhc_act",
+            "op=force_outage&resource_location=rl-a",
+            Some(&operator),
+        )
+        .await;
+    assert_eq!(forced.status(), StatusCode::OK);
+    // Step the clock until the HA state machine has confirmed the outage.
+    let mut after = Vec::new();
+    for _ in 0..200 {
+        app.post_form("/api/step_clock", "", Some(&operator)).await;
+        after = items(body_text(app.post_form("/api/attention", "", Some(&viewer)).await).await);
+        if critical_lhc(&after) > 0 {
+            break;
+        }
+    }
+    assert_eq!(critical_lhc(&after), 1, "{after:?}");
+    let item = after
+        .iter()
+        .find(|i| i["subject"] == "rl-a" && i["severity"] == "Critical")
+        .expect("the outage");
+    assert_eq!(item["href"], "/lhc/rl-a");
+    assert!(
+        item["text"]
+            .as_str()
+            .is_some_and(|t| t.contains(" since Day ")),
+        "{item}"
+    );
+    // Most serious first.
+    assert_eq!(after[0]["severity"], "Critical");
+}
+
+#[tokio::test]
 async fn load_management_actions_are_role_checked_validated_and_audited() {
     let app = app().await;
     let viewer = app.sign_in("viewer").await;

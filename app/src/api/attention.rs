@@ -1,0 +1,34 @@
+//! What needs attention now, across the four engines (the overview's first card, and JSON at
+//! `/api/attention` for scripts).
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::attention::AttentionItem;
+
+/// Every item that needs attention at the instant shown, most serious first.
+#[server(endpoint = "attention", input = crate::api::codec::Form)]
+pub async fn attention(
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<Vec<AttentionItem>, AppError> {
+    use crate::auth::read_only;
+    use crate::model::attention;
+    read_only(
+        "attention",
+        engine::Role::Viewer,
+        |services, _| async move {
+            let estate = crate::time_travel::estate(&services, at, run).await?;
+            Ok(estate
+                .query(|sim| {
+                    let mut items = attention::resource_locations(&sim.lhc().resource_locations());
+                    items.extend(attention::farm(&sim.lms().farm()));
+                    items.extend(attention::gslb(&sim.gslb().topology()));
+                    items.extend(attention::autoscale(&sim.autoscale().groups()));
+                    attention::sorted(items)
+                })
+                .await?)
+        },
+    )
+    .await
+}

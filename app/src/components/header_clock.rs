@@ -1,0 +1,68 @@
+//! The compact clock in the header of every page: the simulated time and speed, live from the
+//! tab's stream, and for operators a speed control (the server checks the role again).
+
+use engine::{Role, Speed};
+use leptos::prelude::*;
+
+use crate::api::clock::{clock_status, SetSpeed};
+use crate::components::layout::CurrentUser;
+use crate::components::live::use_live;
+use crate::format::{sim_offset, sim_time};
+use crate::ids;
+
+/// The header's clock.
+#[component]
+pub fn HeaderClock(user: CurrentUser) -> impl IntoView {
+    let live = use_live();
+    // What the server rendered with, until the stream says more.
+    let initial = Resource::new(|| (), |_| clock_status());
+    let set_speed = ServerAction::<SetSpeed>::new();
+    Effect::new(move |_| {
+        if let Some(Ok(view)) = set_speed.value().get() {
+            live.clock.set(Some(view));
+        }
+    });
+    view! {
+        <Transition fallback=|| ()>
+            {move || Suspend::new(async move {
+                let can_drive = user.allows(Role::Operator).await;
+                let Ok(first) = initial.await else {
+                    return ().into_any();
+                };
+                let clock = Signal::derive(move || live.clock.get().unwrap_or_else(|| first.clone()));
+                let speed = move || clock.get().speed;
+                view! {
+                    <div class="header-clock" id=ids::HEADER_CLOCK>
+                        <time class="mono" data-t-ms=move || clock.get().t_ms.to_string()
+                            title=move || format!("Simulated time, +{} since the start", sim_offset(clock.get().t_ms))>
+                            {move || sim_time(clock.get().t_ms)}
+                        </time>
+                        {if can_drive {
+                            view! {
+                                <select
+                                    id=ids::HEADER_SPEED
+                                    aria-label="Clock speed"
+                                    prop:value=move || speed().as_str().to_owned()
+                                    on:change=move |ev| {
+                                        if let Ok(speed) = event_target_value(&ev).parse::<Speed>() {
+                                            set_speed.dispatch(SetSpeed { speed });
+                                        }
+                                    }
+                                >
+                                    {Speed::ALL
+                                        .into_iter()
+                                        .map(|s| view! { <option value=s.as_str()>{s.to_string()}</option> })
+                                        .collect_view()}
+                                </select>
+                            }
+                            .into_any()
+                        } else {
+                            view! { <span class="badge" id=ids::HEADER_SPEED>{move || speed().to_string()}</span> }.into_any()
+                        }}
+                    </div>
+                }
+                .into_any()
+            })}
+        </Transition>
+    }
+}

@@ -1,0 +1,74 @@
+import { expect, test } from "@playwright/test";
+import { confirmAction, hydrated, signIn } from "./helpers";
+
+// The clock in every page's header, and pages that follow the live stream instead of polling.
+
+test("every page's header shows the simulated clock; an operator changes the speed from any page, a viewer only reads it", async ({
+  browser,
+}) => {
+  const operator = await (await browser.newContext()).newPage();
+  await signIn(operator, "operator");
+  await operator.locator(".mainnav").getByRole("link", { name: "GSLB" }).click();
+  await hydrated(operator);
+  const clock = operator.locator("#header-clock time");
+  await expect(clock).toHaveText(/^Day \d+ \d\d:\d\d:\d\d$/);
+  const speed = operator.locator("select#header-speed");
+  await speed.selectOption("x60");
+  await expect(speed).toHaveValue("x60");
+  // The clock moves in the header without a reload.
+  const t0 = Number(await clock.getAttribute("data-t-ms"));
+  await expect.poll(async () => Number(await clock.getAttribute("data-t-ms")), { timeout: 10_000 }).toBeGreaterThan(t0);
+  // The overview's clock panel agrees.
+  await operator.locator(".mainnav").getByRole("link", { name: "Overview" }).click();
+  await expect(operator.locator("#clock-speed")).toHaveText("60x");
+
+  const viewer = await (await browser.newContext()).newPage();
+  await signIn(viewer, "viewer");
+  await viewer.locator(".mainnav").getByRole("link", { name: "Autoscale" }).click();
+  await hydrated(viewer);
+  await expect(viewer.locator("#header-clock time")).toHaveText(/^Day \d+/);
+  await expect(viewer.locator("select#header-speed")).toHaveCount(0);
+  await expect(viewer.locator("#header-speed")).toHaveText("60x");
+});
+
+test("a resource location's page re-reads its data when the stream says it changed, not every few seconds", async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const watcher = await context.newPage();
+  await signIn(watcher, "operator");
+  const speed = watcher.locator("select#header-speed");
+  const before = await speed.inputValue();
+  await speed.selectOption("paused");
+  await expect(speed).toHaveValue("paused");
+  await watcher.locator(".mainnav").getByRole("link", { name: "Resource locations" }).click();
+  await watcher.locator("#rl-table [data-rl=rl-tokyo]").getByRole("link").click();
+  await expect(watcher).toHaveURL(/\/lhc\/rl-tokyo/);
+  await hydrated(watcher);
+  await expect(watcher.locator("#clear-outage")).toBeDisabled();
+
+  // Nothing changes while the clock is paused: the page asks nothing.
+  const reads: string[] = [];
+  watcher.on("request", (r) => {
+    if (r.url().includes("/api/lhc_location")) reads.push(r.url());
+  });
+  await watcher.waitForTimeout(5_000);
+  expect(reads, "reads of the resource location while nothing changed").toEqual([]);
+
+  // Another page forces an outage: the watcher's page shows it without a reload or a click.
+  await watcher.evaluate(() => ((window as any).__noReload = true));
+  const actor = await context.newPage();
+  await actor.goto("/lhc/rl-tokyo");
+  await hydrated(actor);
+  await actor.locator("#force-outage").click();
+  await confirmAction(actor);
+  await expect(watcher.locator("#clear-outage")).toBeEnabled({ timeout: 10_000 });
+  expect(reads.length).toBeGreaterThan(0);
+  expect(await watcher.evaluate(() => (window as any).__noReload)).toBe(true);
+
+  // Put the estate back as it was.
+  await actor.locator("#clear-outage").click();
+  await expect(watcher.locator("#clear-outage")).toBeDisabled({ timeout: 10_000 });
+  await speed.selectOption(before);
+  await context.close();
+});
