@@ -169,7 +169,11 @@ test("every nav link and every in-page link opens without an error, at 390 and 1
       clicked += 1;
       if (process.env.E2E_TRACE_LINKS) console.log(`clicked ${href} from ${from}`);
       queue.push(href);
-      await page.evaluate(() => history.back());
+      // The browser's Back, asked for after this call returns: a Back that loads the page
+      // anew (rather than in place) must not destroy the context the call runs in.
+      await page.evaluate(() => {
+        setTimeout(() => history.back(), 0);
+      });
       await page.waitForURL((u) => u.pathname + u.search === from, { timeout: 10_000 });
     }
   }
