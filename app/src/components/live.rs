@@ -27,6 +27,9 @@ pub struct Live {
     /// Events received since the page was loaded (the newest `received - seen` of
     /// [`Self::events`] are the ones a watcher has not seen yet).
     pub received: RwSignal<u64>,
+    /// The engines the server named in its latest `changed` message (changes among the
+    /// events it skipped to keep the stream small), with a count of such messages.
+    pub changed: RwSignal<(u64, Vec<String>)>,
     /// Whether the stream is connected.
     pub connected: RwSignal<bool>,
 }
@@ -38,6 +41,7 @@ pub fn provide_live() -> Live {
         clock: RwSignal::new(None),
         events: RwSignal::new(Vec::new()),
         received: RwSignal::new(0),
+        changed: RwSignal::new((0, Vec::new())),
         connected: RwSignal::new(false),
     };
     provide_context(live);
@@ -51,6 +55,7 @@ pub fn use_live() -> Live {
         clock: RwSignal::new(None),
         events: RwSignal::new(Vec::new()),
         received: RwSignal::new(0),
+        changed: RwSignal::new((0, Vec::new())),
         connected: RwSignal::new(false),
     })
 }
@@ -68,10 +73,15 @@ pub fn connect_live() {
 /// Fewest wall milliseconds between two refreshes driven by the stream.
 pub const LIVE_REFRESH_GAP_MS: u64 = 1_000;
 
+/// Whether an event kind is a liveness signal (it changes nothing a page shows).
+pub fn is_heartbeat(kind: &str) -> bool {
+    kind.contains("heartbeat")
+}
+
 /// Whether a live event says that a page of `engine` may show something new: an event of
 /// that engine other than a liveness signal.
 pub fn changes_engine(event: &EventRow, engine: &str) -> bool {
-    event.engine == engine && !event.kind.contains("heartbeat")
+    event.engine == engine && !is_heartbeat(&event.kind)
 }
 
 /// A counter that goes up when the live stream brings an event of `engine` that changes what
@@ -86,18 +96,24 @@ pub fn use_live_refresh(engine: &'static str) -> ReadSignal<u64> {
         let live = use_live();
         let past = use_context::<Memo<crate::time_travel::AsOf>>();
         let seen = StoredValue::new(live.received.get_untracked());
+        let seen_changed = StoredValue::new(live.changed.with_untracked(|c| c.0));
         let last_refresh = StoredValue::new(0f64);
         let pending = StoredValue::new(false);
         Effect::new(move |_| {
             let received = live.received.get();
+            let (changes, named) = live.changed.get();
             let new = received.saturating_sub(seen.get_value()) as usize;
+            // Changes of this engine among the events the server skipped.
+            let skipped = changes != seen_changed.get_value() && named.iter().any(|e| e == engine);
             seen.set_value(received);
-            if new == 0 || past.is_some_and(|p| p.get_untracked().is_past()) {
+            seen_changed.set_value(changes);
+            if (new == 0 && !skipped) || past.is_some_and(|p| p.get_untracked().is_past()) {
                 return;
             }
-            let relevant = live.events.with_untracked(|events| {
-                events.iter().take(new).any(|e| changes_engine(e, engine))
-            });
+            let relevant = skipped
+                || live.events.with_untracked(|events| {
+                    events.iter().take(new).any(|e| changes_engine(e, engine))
+                });
             if !relevant || pending.get_value() {
                 return;
             }
@@ -181,12 +197,23 @@ mod browser {
                 live.received.update(|n| *n += 1);
             }
         });
+        let on_changed: Handler = Closure::new(move |ev: MessageEvent| {
+            let engines = text(&ev).and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok());
+            if let Some(engines) = engines {
+                live.changed.update(|(n, named)| {
+                    *n += 1;
+                    *named = engines;
+                });
+            }
+        });
         let on_open: Closure<dyn FnMut(Event)> = Closure::new(move |_| live.connected.set(true));
         let on_error: Closure<dyn FnMut(Event)> = Closure::new(move |_| live.connected.set(false));
         // The server is stopping; the browser reconnects on its own once it is back.
         let on_shutdown: Handler = Closure::new(move |_| live.connected.set(false));
         let _ = source.add_event_listener_with_callback("clock", on_clock.as_ref().unchecked_ref());
         let _ = source.add_event_listener_with_callback("event", on_event.as_ref().unchecked_ref());
+        let _ =
+            source.add_event_listener_with_callback("changed", on_changed.as_ref().unchecked_ref());
         let _ = source
             .add_event_listener_with_callback("shutdown", on_shutdown.as_ref().unchecked_ref());
         source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
@@ -194,6 +221,7 @@ mod browser {
         let held: Vec<Box<dyn std::any::Any>> = vec![
             Box::new(on_clock),
             Box::new(on_event),
+            Box::new(on_changed),
             Box::new(on_shutdown),
             Box::new(on_open),
             Box::new(on_error),

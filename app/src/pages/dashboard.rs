@@ -9,7 +9,7 @@ use crate::api::clock::{clock_status, recent_events, AddNote};
 use crate::components::clock_panel::ClockPanel;
 use crate::components::event_table::EventTable;
 use crate::components::layout::user_allows;
-use crate::components::live::{use_live, Live, FEED_KEPT, FEED_LEN};
+use crate::components::live::{is_heartbeat, use_live, Live, FEED_KEPT, FEED_LEN};
 use crate::ids;
 use crate::model::{ClockView, EventRow};
 use crate::pages::attention::AttentionCard;
@@ -107,11 +107,6 @@ fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) 
             {move || view! { <EventTable rows=feed() id=ids::LIVE_FEED/> }}
         </section>
     }
-}
-
-/// Whether an event kind is a liveness signal (shown in the feed only when asked).
-fn is_heartbeat(kind: &str) -> bool {
-    kind.contains("heartbeat")
 }
 
 #[component]
