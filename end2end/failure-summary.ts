@@ -11,7 +11,7 @@ export default class FailureSummary implements Reporter {
   onTestEnd(test: TestCase, result: TestResult) {
     if (result.status === "passed" || result.status === "skipped") return;
     const message = (result.error?.message ?? result.status)
-      // eslint-disable-next-line no-control-regex
+      // Colour codes out: the summary is read as plain text.
       .replace(/\u001b\[[0-9;]*m/g, "")
       .split("\n")
       .filter((line) => line.trim() !== "")
