@@ -12,6 +12,7 @@ use app::components::live::is_heartbeat;
 use app::model::{ClockView, EventRow};
 use axum::extract::State;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use engine::EngineId;
 use futures::{Stream, StreamExt};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
@@ -39,58 +40,39 @@ pub async fn stream(
     // are named in one `changed` message at the end of the window, so a page that refreshes
     // on its engine's changes never misses one.
     let events = futures::stream::unfold(
-        (
-            runtime.subscribe(),
-            Instant::now(),
-            0u32,
-            Vec::<&'static str>::new(),
-        ),
-        |(mut rx, mut window, mut sent, mut skipped)| async move {
+        (runtime.subscribe(), Budget::new(Instant::now())),
+        |(mut rx, mut budget)| async move {
             loop {
-                if window.elapsed() >= WINDOW {
-                    window = Instant::now();
-                    sent = 0;
-                    if !skipped.is_empty() {
-                        let engines = std::mem::take(&mut skipped);
-                        let Ok(message) = SseEvent::default().event("changed").json_data(&engines)
-                        else {
-                            continue;
-                        };
-                        return Some((message, (rx, window, sent, skipped)));
-                    }
+                if let Some(engines) = budget.close_window(Instant::now()) {
+                    let Ok(message) = SseEvent::default().event("changed").json_data(&engines)
+                    else {
+                        continue;
+                    };
+                    return Some((message, (rx, budget)));
                 }
-                let received = if skipped.is_empty() {
-                    rx.recv().await
-                } else {
-                    match tokio::time::timeout_at(window + WINDOW, rx.recv()).await {
+                let received = match budget.deadline() {
+                    None => rx.recv().await,
+                    Some(deadline) => match tokio::time::timeout_at(deadline, rx.recv()).await {
                         Ok(received) => received,
                         // The window ended with skipped changes: say so now.
                         Err(_) => continue,
-                    }
+                    },
                 };
                 match received {
                     Ok(event) => {
-                        if window.elapsed() >= WINDOW {
-                            window = Instant::now();
-                            sent = 0;
-                        }
-                        if sent >= EVENTS_PER_WINDOW {
-                            let engine = event.engine.as_str();
-                            if !is_heartbeat(&event.kind) && !skipped.contains(&engine) {
-                                skipped.push(engine);
-                            }
+                        if !budget.admit(Instant::now(), event.engine, &event.kind) {
                             continue;
                         }
-                        sent += 1;
                         let Ok(message) = SseEvent::default()
                             .event("event")
                             .json_data(EventRow::from(event.as_ref()))
                         else {
                             continue;
                         };
-                        return Some((message, (rx, window, sent, skipped)));
+                        return Some((message, (rx, budget)));
                     }
-                    Err(RecvError::Lagged(_)) => continue,
+                    // The connection fell behind the runtime: any engine may have changed.
+                    Err(RecvError::Lagged(_)) => budget.lost_unknown(),
                     Err(RecvError::Closed) => return None,
                 }
             }
@@ -106,4 +88,73 @@ pub async fn stream(
         .chain(farewell)
         .map(Ok);
     Sse::new(merged).keep_alive(KeepAlive::default())
+}
+
+/// One connection's event budget: at most [`EVENTS_PER_WINDOW`] event messages per
+/// [`WINDOW`], and the engines whose changes (events other than heartbeats) were skipped,
+/// to be named when the window ends. Pure: the caller passes the instants.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    window_start: Instant,
+    sent: u32,
+    skipped: Vec<EngineId>,
+}
+
+impl Budget {
+    /// A budget whose first window starts at `now`.
+    pub fn new(now: Instant) -> Budget {
+        Budget {
+            window_start: now,
+            sent: 0,
+            skipped: Vec::new(),
+        }
+    }
+
+    /// Whether an event of `engine` and `kind` arriving at `now` is sent; if not, its engine
+    /// is remembered when the event is a change.
+    pub fn admit(&mut self, now: Instant, engine: EngineId, kind: &str) -> bool {
+        if now.duration_since(self.window_start) >= WINDOW && self.skipped.is_empty() {
+            self.window_start = now;
+            self.sent = 0;
+        }
+        if self.sent < EVENTS_PER_WINDOW {
+            self.sent += 1;
+            return true;
+        }
+        if !is_heartbeat(kind) && !self.skipped.contains(&engine) {
+            self.skipped.push(engine);
+        }
+        false
+    }
+
+    /// Events were lost without being seen (the connection fell behind): every engine may
+    /// have changed.
+    pub fn lost_unknown(&mut self) {
+        self.skipped = EngineId::ALL.to_vec();
+    }
+
+    /// When the current window ends, if changes were skipped in it (the caller must then
+    /// come back by that instant even if no event arrives).
+    pub fn deadline(&self) -> Option<Instant> {
+        (!self.skipped.is_empty()).then_some(self.window_start + WINDOW)
+    }
+
+    /// At or after the end of the window: starts the next one and returns the names of the
+    /// engines whose changes were skipped, if any.
+    pub fn close_window(&mut self, now: Instant) -> Option<Vec<&'static str>> {
+        if now.duration_since(self.window_start) < WINDOW {
+            return None;
+        }
+        self.window_start = now;
+        self.sent = 0;
+        if self.skipped.is_empty() {
+            return None;
+        }
+        Some(
+            std::mem::take(&mut self.skipped)
+                .into_iter()
+                .map(EngineId::as_str)
+                .collect(),
+        )
+    }
 }
