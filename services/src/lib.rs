@@ -6,6 +6,7 @@
 //! - [`store`]: the store — SQLite or PostgreSQL, chosen by the database URL — and the
 //!   migrations of each dialect.
 //! - [`accounts`] and [`password`]: users, roles and argon2id hashes.
+//! - [`activity`]: each engine's recent changes per 10 simulated minutes (the sparklines).
 //! - [`audit`]: the audit log of every mutating action.
 //! - [`history`]: runs and persisted engine events, with filters and paging.
 //! - [`journal`]: the action journal of a run, written before an input is acknowledged.
@@ -21,6 +22,7 @@
 //! - [`error`]: the one error type of this layer.
 
 pub mod accounts;
+pub mod activity;
 pub mod audit;
 pub mod charts;
 pub mod error;

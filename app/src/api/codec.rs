@@ -66,6 +66,7 @@ macro_rules! form_arguments {
 form_arguments!(
     crate::api::admin::AuditEntries,
     crate::api::admin::ListUsers,
+    crate::api::activity::EngineActivity,
     crate::api::attention::Attention,
     crate::api::autoscale::AutoscaleAct,
     crate::api::autoscale::AutoscaleGroup,

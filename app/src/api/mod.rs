@@ -2,6 +2,7 @@
 //! error, audit what changed. Their endpoints are fixed names under `/api/` (see each
 //! `endpoint`) so scripts and tests can call them directly.
 
+pub mod activity;
 pub mod admin;
 pub mod attention;
 pub mod autoscale;

@@ -14,6 +14,7 @@ pub mod live;
 pub mod lms_charts;
 pub mod pager;
 pub mod section_tabs;
+pub mod sparkline;
 pub mod time_bar;
 pub mod time_range;
 pub mod topology;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::AppError;
 use crate::form::optional;
 
+pub mod activity;
 pub mod attention;
 pub mod autoscale;
 pub mod axis;

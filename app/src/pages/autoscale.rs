@@ -11,6 +11,7 @@ use leptos_meta::Title;
 use crate::api::autoscale::autoscale_groups;
 use crate::components::autoscale_charts::{minute_label, state_key};
 use crate::components::live::use_live_refresh;
+use crate::components::sparkline::EngineSparkline;
 use crate::format::sim_time;
 use crate::model::autoscale::GroupsPage;
 use crate::pages::LoadError;
@@ -144,7 +145,7 @@ pub fn AutoscaleCard() -> impl IntoView {
     let groups = Resource::new(move || tick.get(), |_| autoscale_groups(None, None));
     view! {
         <section class="card">
-            <h2><a href="/autoscale">"Autoscale"</a></h2>
+            <h2 class="tile-head"><a href="/autoscale">"Autoscale"</a> <EngineSparkline engine="autoscale"/></h2>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match groups.await {

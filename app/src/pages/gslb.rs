@@ -14,6 +14,7 @@ use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::section_tabs::SectionTabs;
+use crate::components::sparkline::EngineSparkline;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbPage};
@@ -304,7 +305,7 @@ pub fn GslbCard() -> impl IntoView {
     let page = Resource::new(move || tick.get(), |_| gslb_topology(None, None));
     view! {
         <section class="card">
-            <h2><a href="/gslb">"GSLB"</a></h2>
+            <h2 class="tile-head"><a href="/gslb">"GSLB"</a> <EngineSparkline engine="gslb"/></h2>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match page.await {

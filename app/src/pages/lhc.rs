@@ -10,6 +10,7 @@ use crate::api::lhc::lhc_overview;
 use crate::components::charts::state_class;
 use crate::components::facts::Facts;
 use crate::components::live::use_live_refresh;
+use crate::components::sparkline::EngineSparkline;
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
 
@@ -17,6 +18,18 @@ use crate::time_travel::{use_as_of, AsOf};
 #[component]
 pub fn HaBadge(state: HaState) -> impl IntoView {
     view! { <span class=format!("badge ha {}", state_class(state)) data-state=state.as_str()>{state.label()}</span> }
+}
+
+/// "N resource locations · n in each HA state present", in the states' order.
+fn ha_state_counts(rls: &[RlView]) -> String {
+    let mut parts = vec![format!("{} resource locations", rls.len())];
+    for state in HaState::ALL {
+        let n = rls.iter().filter(|rl| rl.ha_state == state).count();
+        if n > 0 {
+            parts.push(format!("{n} {}", state.label()));
+        }
+    }
+    parts.join(" · ")
 }
 
 /// One row per resource location; links keep the instant shown (`as_of`).
@@ -89,12 +102,13 @@ pub fn LhcCard() -> impl IntoView {
     let rls = Resource::new(move || tick.get(), |_| lhc_overview(None, None));
     view! {
         <section class="card">
-            <h2><a href="/lhc">"Resource locations"</a></h2>
+            <h2 class="tile-head"><a href="/lhc">"Resource locations"</a> <EngineSparkline engine="lhc"/></h2>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match rls.await {
                         Err(e) => view! { <LoadError error=e/> }.into_any(),
                         Ok(list) => view! {
+                            <p id="lhc-card-summary">{ha_state_counts(&list)}</p>
                             <ul class="rl-card" id="lhc-card">
                                 {list.into_iter().map(|rl| view! {
                                     <li data-rl=rl.id.clone()>

@@ -15,6 +15,7 @@ use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
+use crate::components::sparkline::EngineSparkline;
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
 use crate::pages::{action_error, LoadError};
@@ -419,7 +420,7 @@ pub fn LmsCard() -> impl IntoView {
     let farm = Resource::new(move || tick.get(), |_| lms_farm(None, None));
     view! {
         <section class="card">
-            <h2><a href="/lms">"Load management"</a></h2>
+            <h2 class="tile-head"><a href="/lms">"Load management"</a> <EngineSparkline engine="lms"/></h2>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match farm.await {

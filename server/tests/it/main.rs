@@ -4,7 +4,7 @@
 //! (`test = false` in its manifest): a test build of the library is one more full compile.
 //!
 //! `cli` and `scenario_file` check the command line and scenario files, `origin` the same-origin rules; `common` starts the router on a temp SQLite file; `router` (sign-in, gate, roles, audit,
-//! export, health, metrics, the LHC and LMS actions), `time_travel`, `live` (the stream's budget), `gslb`, `autoscale` and `dns` (the
+//! export, health, metrics, the LHC and LMS actions), `time_travel`, `live` (the stream's budget), `activity` (the sparklines' counts), `gslb`, `autoscale` and `dns` (the
 //! ADNS responder over real sockets) drive it; `simulate`, `simulate_pinned`, `shutdown` (SIGTERM
 //! with live streams open) and `durable` (kill -9, then resume) and `postgres` (the same on PostgreSQL, and the refusals of an unusable database) run the real binary;
 //! `replicas` runs two consoles on one PostgreSQL database (a follower, then kill -9 of the leader).
@@ -14,6 +14,7 @@
 
 mod common;
 
+mod activity;
 mod autoscale;
 mod bundle;
 mod cli;

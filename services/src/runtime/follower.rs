@@ -261,6 +261,7 @@ impl Follower {
                 let _ = self.wiring.live.send(Arc::new(e.clone()));
             }
         }
+        self.wiring.activity.record(events);
         self.events_total += events.len() as u64;
     }
 

@@ -22,6 +22,7 @@ use engine::{Action, Event, Scenario, SimDuration, Simulation, Speed, TimedActio
 use serde::Serialize;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
+use crate::activity::{Series, SharedActivity};
 use crate::error::{Result, ServiceError};
 use crate::history::{self, Run};
 use crate::journal::AuditRow;
@@ -149,6 +150,8 @@ pub(crate) struct Wiring {
     commands: mpsc::WeakSender<Command>,
     status: watch::Sender<ClockStatus>,
     live: broadcast::Sender<Arc<Event>>,
+    /// Each engine's recent changes, counted as events are published.
+    activity: SharedActivity,
 }
 
 /// Makes the channels of a new runtime task whose first status is `status`.
@@ -156,15 +159,18 @@ fn wire(status: ClockStatus, run: Run) -> (Wiring, mpsc::Receiver<Command>, Runt
     let (commands, command_rx) = mpsc::channel(64);
     let (live, _) = broadcast::channel(LIVE_BUFFER);
     let (status_tx, status_rx) = watch::channel(status);
+    let activity = SharedActivity::default();
     let wiring = Wiring {
         commands: commands.downgrade(),
         status: status_tx,
         live: live.clone(),
+        activity: activity.clone(),
     };
     let handle = RuntimeHandle {
         commands,
         status: status_rx,
         live,
+        activity,
         run: Arc::new(run),
         stopping: Arc::new(watch::channel(false).0),
         audit: None,
@@ -178,6 +184,7 @@ pub struct RuntimeHandle {
     commands: mpsc::Sender<Command>,
     status: watch::Receiver<ClockStatus>,
     live: broadcast::Sender<Arc<Event>>,
+    activity: SharedActivity,
     run: Arc<Run>,
     stopping: Arc<watch::Sender<bool>>,
     audit: Option<Arc<PendingAudit>>,
@@ -205,6 +212,12 @@ impl RuntimeHandle {
     /// A receiver of every event from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<Event>> {
         self.live.subscribe()
+    }
+
+    /// `engine`'s changes per 10 simulated minutes over the last 4 simulated hours, up to
+    /// the run's current instant (counted since this console started or resumed the run).
+    pub fn activity(&self, engine: engine::EngineId) -> Series {
+        self.activity.series(engine, self.status.borrow().t_ms)
     }
 
     /// The run this runtime writes to.

@@ -20,6 +20,7 @@ use super::{
     ClockStatus, Command, Input, ReplicaRole, RuntimeHandle, RuntimeOptions, Wiring, IDLE_JUMP,
     JOURNAL_QUEUE, MAX_SPEED_BUDGET, MAX_SPEED_EVENTS, PERSIST_QUEUE, SNAPSHOT_MIN_WALL, TICK,
 };
+use crate::activity::SharedActivity;
 use crate::error::{Result, ServiceError};
 use crate::history::Run;
 use crate::journal::{AuditRow, Entry, Journaled};
@@ -99,6 +100,8 @@ pub(super) struct Task {
     persisted: Arc<AtomicU64>,
     writer: Option<JoinHandle<()>>,
     live: broadcast::Sender<Arc<Event>>,
+    /// Each engine's recent changes (the overview's sparklines).
+    activity: SharedActivity,
     status: watch::Sender<ClockStatus>,
     snapshot: ClockStatus,
 }
@@ -163,6 +166,7 @@ impl Task {
             persisted,
             writer: Some(writer),
             live: wiring.live,
+            activity: wiring.activity,
             status: wiring.status,
             snapshot: status,
         })
@@ -465,6 +469,7 @@ impl Task {
                 let _ = self.live.send(Arc::new(e.clone()));
             }
         }
+        self.activity.record(events);
         self.snapshot.events_total += events.len() as u64;
         metrics::counter!(telemetry::EVENTS_EMITTED).increment(events.len() as u64);
     }

@@ -1,0 +1,26 @@
+//! Each engine's recent changes (the overview's sparklines).
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::activity::ActivityView;
+
+/// `engine`'s changes per 10 simulated minutes over the last 4 simulated hours of the live run.
+#[server(endpoint = "engine_activity", input = crate::api::codec::Form)]
+pub async fn engine_activity(engine: String) -> Result<ActivityView, AppError> {
+    use crate::auth::read_only;
+    read_only("activity", engine::Role::Viewer, |services, _| async move {
+        let id: engine::EngineId = engine.parse().map_err(|_| {
+            let names: Vec<&str> = engine::EngineId::ALL.iter().map(|e| e.as_str()).collect();
+            AppError::invalid("engine", format!("must be one of {}", names.join(", ")))
+        })?;
+        let series = services.runtime.activity(id);
+        Ok(ActivityView {
+            engine: id.as_str().to_owned(),
+            from_ms: series.from_ms,
+            bucket_ms: services::activity::BUCKET_MS,
+            counts: series.counts,
+        })
+    })
+    .await
+}
