@@ -43,7 +43,8 @@ pub struct Series {
     pub engine: EngineId,
     /// Simulated instant at which the oldest bucket starts.
     pub from_ms: u64,
-    /// Changes per bucket, [`BUCKETS`] of them, the last one being the current bucket.
+    /// Changes per bucket, the last one being the current bucket: [`BUCKETS`] of them, or
+    /// fewer while the run is younger than the window.
     pub counts: Vec<u32>,
 }
 
@@ -67,15 +68,16 @@ impl Activity {
         }
     }
 
-    /// `engine`'s counts for the [`BUCKETS`] buckets up to the one holding `now_ms`.
+    /// `engine`'s counts for the [`BUCKETS`] buckets up to the one holding `now_ms` (fewer
+    /// when the run started less than [`BUCKETS`] buckets ago).
     pub fn series(&self, engine: EngineId, now_ms: u64) -> Series {
         let newest = now_ms / BUCKET_MS;
         let oldest = newest.saturating_sub(BUCKETS as u64 - 1);
         let e = slot_of(engine);
-        let counts = (oldest..oldest + BUCKETS as u64)
+        let counts = (oldest..=newest)
             .map(|bucket| {
                 let slot = (bucket % BUCKETS as u64) as usize;
-                if self.tags[e][slot] == bucket && bucket <= newest {
+                if self.tags[e][slot] == bucket {
                     self.counts[e][slot]
                 } else {
                     0
@@ -145,9 +147,12 @@ mod tests {
         ]);
         let lhc = activity.series(EngineId::Lhc, BUCKET_MS + 5);
         assert_eq!(lhc.from_ms, 0);
-        assert_eq!(lhc.counts.len(), BUCKETS);
-        assert_eq!(&lhc.counts[..3], &[2, 1, 0]);
-        assert_eq!(activity.series(EngineId::Gslb, 0).counts[0], 1);
+        assert_eq!(
+            lhc.counts,
+            vec![2, 1],
+            "the run's two buckets, the current one last"
+        );
+        assert_eq!(activity.series(EngineId::Gslb, 0).counts, vec![1]);
         assert!(activity
             .series(EngineId::Lms, 0)
             .counts
@@ -163,6 +168,7 @@ mod tests {
         activity.record(&[event(EngineId::Lms, later, "session.placed")]);
         let series = activity.series(EngineId::Lms, later);
         assert_eq!(series.from_ms, BUCKET_MS);
+        assert_eq!(series.counts.len(), BUCKETS);
         assert_eq!(series.counts.iter().sum::<u32>(), 1, "bucket 0 is gone");
         assert_eq!(series.counts[BUCKETS - 1], 1);
         // Seen from long after, nothing recent remains.

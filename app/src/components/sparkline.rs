@@ -47,7 +47,7 @@ pub fn Sparkline(activity: ActivityView) -> impl IntoView {
             >
                 <polyline points=points fill="none"/>
             </svg>
-            <span class="spark-total small">{format!("{} / {} h", activity.total(), activity.window_minutes() / 60)}</span>
+            <span class="spark-total small">{activity.total()}</span>
         </span>
     }
 }

@@ -32,13 +32,23 @@ impl ActivityView {
         self.bucket_ms * self.counts.len() as u64 / 60_000
     }
 
+    /// The window in words: "4 simulated hours", "1 simulated hour", "30 simulated minutes".
+    pub fn window_words(&self) -> String {
+        let minutes = self.window_minutes();
+        match (minutes / 60, minutes % 60) {
+            (1, 0) => "1 simulated hour".to_owned(),
+            (hours, 0) if hours > 0 => format!("{hours} simulated hours"),
+            _ => format!("{minutes} simulated minutes"),
+        }
+    }
+
     /// The sentence a screen reader and a hover read for the line.
     pub fn summary(&self) -> String {
-        let hours = self.window_minutes() as f64 / 60.0;
         format!(
-            "{}: {} changes in the last {hours} simulated hours, at most {} per {} minutes",
+            "{}: {} changes in the last {}, at most {} per {} minutes",
             self.engine,
             self.total(),
+            self.window_words(),
             self.peak(),
             self.bucket_ms / 60_000
         )
@@ -94,7 +104,20 @@ mod tests {
         };
         assert_eq!(
             view.summary(),
-            "lhc: 7 changes in the last 1 simulated hours, at most 5 per 10 minutes"
+            "lhc: 7 changes in the last 1 simulated hour, at most 5 per 10 minutes"
         );
+        let young = ActivityView {
+            counts: vec![3, 1],
+            ..view.clone()
+        };
+        assert_eq!(
+            young.summary(),
+            "lhc: 4 changes in the last 20 simulated minutes, at most 3 per 10 minutes"
+        );
+        let full = ActivityView {
+            counts: vec![0; 24],
+            ..view
+        };
+        assert_eq!(full.window_words(), "4 simulated hours");
     }
 }
