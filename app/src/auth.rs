@@ -53,9 +53,21 @@ pub async fn session_user(
     accounts::find_signed_in(store, id, epoch).await
 }
 
+/// The user the sign-in gate found for this request ([`session_user`], checked once as the
+/// request came in), kept in the request's extensions so that the server functions a page
+/// render calls do not each ask the database again.
+#[derive(Debug, Clone)]
+pub struct RequestUser(pub User);
+
 /// The signed-in user, if any (a deleted or disabled user's session, or one opened before a
-/// password reset, counts as signed out).
+/// password reset, counts as signed out): the one the gate found for this request, else
+/// looked up from the session.
 pub async fn current_user(services: &Services) -> Result<Option<User>, AppError> {
+    let found = use_context::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<RequestUser>().cloned());
+    if let Some(RequestUser(user)) = found {
+        return Ok(Some(user));
+    }
     let session = session().await?;
     Ok(session_user(&services.store, &session).await?)
 }

@@ -49,16 +49,23 @@ fn unavailable() -> Response {
 pub async fn require_sign_in(
     State(state): State<ServerState>,
     session: Session,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
-    let path = request.uri().path();
-    if is_public(path) {
+    let path = request.uri().path().to_owned();
+    if is_public(&path) {
         return next.run(request).await;
     }
     // Sessions live in the database: when it does not answer, nobody can be recognised.
     let signed_in = match app::auth::session_user(&state.services.store, &session).await {
-        Ok(user) => user.is_some(),
+        Ok(Some(user)) => {
+            // The server functions of this request read it from here (one lookup per request).
+            request
+                .extensions_mut()
+                .insert(app::auth::RequestUser(user));
+            true
+        }
+        Ok(None) => false,
         Err(services::ServiceError::Unavailable(e)) => {
             tracing::warn!(error = %e, "session or account lookup failed");
             return unavailable();
