@@ -111,6 +111,9 @@ test("an operator starts a logon storm; placements explain themselves and the dy
   await page.goto("/lms/servers/XA-LYO-02");
   await hydrated(page);
   await page.locator("#reboot").click();
+  // The storm still runs at 600x: the question stays while the page's live data changes.
+  await expect(page.getByRole("alertdialog")).toBeVisible();
+  await page.waitForTimeout(2_500);
   await confirmAction(page);
   await expect(page.locator("main")).toContainText(/down|starting/, { timeout: 10_000 });
 });

@@ -1,9 +1,12 @@
 //! [`ConfirmButton`]: a destructive or estate-wide action behind a confirmation that says what
 //! will happen. The first click opens the confirmation (focus moves to its confirming button);
 //! only that button runs the action. An action that does not apply in the current state is
-//! disabled, with the reason beside it.
+//! disabled, with the reason beside it. While a confirmation is open, the page's live
+//! refreshes wait for it to close.
 
 use leptos::prelude::*;
+
+use crate::components::live::use_live;
 
 /// A button whose action runs only after a confirmation.
 #[component]
@@ -35,6 +38,19 @@ pub fn ConfirmButton(
     data_act: Option<&'static str>,
 ) -> impl IntoView {
     let asking = RwSignal::new(false);
+    // While the question is open the page's live refreshes wait (see `Live::holds`).
+    let live = use_live();
+    // A plain flag, not a signal: it is still there when the button's owner is cleaned up.
+    let holding = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let hold = move |on: bool| {
+        if holding.swap(on, std::sync::atomic::Ordering::Relaxed) != on {
+            live.holds
+                .try_update(|n| *n = if on { *n + 1 } else { n.saturating_sub(1) });
+        }
+    };
+    let hold_on_change = hold.clone();
+    Effect::new(move |_| hold_on_change(asking.get()));
+    on_cleanup(move || hold(false));
     let confirm_ref = NodeRef::<leptos::html::Button>::new();
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {

@@ -32,6 +32,10 @@ pub struct Live {
     pub changed: RwSignal<(u64, Vec<String>)>,
     /// Whether the stream is connected.
     pub connected: RwSignal<bool>,
+    /// Confirmations open on the page ([`crate::components::confirm::ConfirmButton`]): while
+    /// one is, live refreshes wait, so that the question does not vanish under the person
+    /// answering it (the refresh happens once it is closed).
+    pub holds: RwSignal<u32>,
 }
 
 /// Creates the live signals for the whole tab and puts them in the context. The stream opens
@@ -43,6 +47,7 @@ pub fn provide_live() -> Live {
         received: RwSignal::new(0),
         changed: RwSignal::new((0, Vec::new())),
         connected: RwSignal::new(false),
+        holds: RwSignal::new(0),
     };
     provide_context(live);
     live
@@ -57,6 +62,7 @@ pub fn use_live() -> Live {
         received: RwSignal::new(0),
         changed: RwSignal::new((0, Vec::new())),
         connected: RwSignal::new(false),
+        holds: RwSignal::new(0),
     })
 }
 
@@ -99,7 +105,10 @@ pub fn use_live_refresh(engine: &'static str) -> ReadSignal<u64> {
         let seen_changed = StoredValue::new(live.changed.with_untracked(|c| c.0));
         let last_refresh = StoredValue::new(0f64);
         let pending = StoredValue::new(false);
+        // A change seen and not refreshed yet (waiting for a confirmation to close).
+        let deferred = StoredValue::new(false);
         Effect::new(move |_| {
+            let held = live.holds.get() > 0;
             let received = live.received.get();
             let (changes, named) = live.changed.get();
             let new = received.saturating_sub(seen.get_value()) as usize;
@@ -107,16 +116,21 @@ pub fn use_live_refresh(engine: &'static str) -> ReadSignal<u64> {
             let skipped = changes != seen_changed.get_value() && named.iter().any(|e| e == engine);
             seen.set_value(received);
             seen_changed.set_value(changes);
-            if (new == 0 && !skipped) || past.is_some_and(|p| p.get_untracked().is_past()) {
+            if past.is_some_and(|p| p.get_untracked().is_past()) {
                 return;
             }
             let relevant = skipped
-                || live.events.with_untracked(|events| {
-                    events.iter().take(new).any(|e| changes_engine(e, engine))
-                });
-            if !relevant || pending.get_value() {
+                || (new > 0
+                    && live.events.with_untracked(|events| {
+                        events.iter().take(new).any(|e| changes_engine(e, engine))
+                    }));
+            if relevant {
+                deferred.set_value(true);
+            }
+            if held || !deferred.get_value() || pending.get_value() {
                 return;
             }
+            deferred.set_value(false);
             let now = js_sys_now();
             let wait = (last_refresh.get_value() + LIVE_REFRESH_GAP_MS as f64 - now).max(0.0);
             if wait <= 0.0 {
@@ -127,6 +141,11 @@ pub fn use_live_refresh(engine: &'static str) -> ReadSignal<u64> {
                 set_timeout(
                     move || {
                         pending.set_value(false);
+                        if live.holds.get_untracked() > 0 {
+                            // A confirmation opened meanwhile: refresh once it closes.
+                            deferred.set_value(true);
+                            return;
+                        }
                         last_refresh.set_value(js_sys_now());
                         set_tick.update(|t| *t += 1);
                     },
