@@ -20,6 +20,10 @@ use crate::pages::lms::LmsCard;
 use crate::pages::{action_error, LoadError};
 
 /// The overview page.
+///
+/// Each card reads its own data under its own boundary, and none of them sits inside another
+/// card's boundary: a component built inside a `Suspend` is built again when the server
+/// re-checks the boundary, so a card there would read its data twice per render.
 #[component]
 pub fn Dashboard() -> impl IntoView {
     let initial_clock = Resource::new(|| (), |_| clock_status());
@@ -28,21 +32,47 @@ pub fn Dashboard() -> impl IntoView {
     view! {
         <Title text="Overview"/>
         <h1>"Overview"</h1>
+        <AttentionCard/>
         <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let can_drive = user_allows(Role::Operator).await;
-                match (initial_clock.await, initial_events.await) {
-                    (Ok(clock), Ok(events)) => view! { <Body initial=clock events live can_drive/> }.into_any(),
-                    (Err(e), _) | (_, Err(e)) => view! { <LoadError error=e/> }.into_any(),
+                match initial_clock.await {
+                    Ok(clock) => view! { <ClockCards initial=clock live can_drive/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                }
+            })}
+        </Suspense>
+        <LhcCard/>
+        <LmsCard/>
+        <GslbCard/>
+        <AutoscaleCard/>
+        <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match initial_events.await {
+                    Ok(events) => view! { <LiveFeed events live/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
                 }
             })}
         </Suspense>
     }
 }
 
+/// The clock with its controls, the event counts and, for operators, the note form.
 #[component]
-fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) -> impl IntoView {
+fn ClockCards(initial: ClockView, live: Live, can_drive: bool) -> impl IntoView {
     let clock = Signal::derive(move || live.clock.get().or_else(|| Some(initial.clone())));
+    view! {
+        <div class="grid">
+            <ClockPanel clock set_clock=live.clock.write_only() can_drive/>
+            <EngineCounts clock/>
+        </div>
+        {can_drive.then(|| view! { <NoteForm/> })}
+    }
+}
+
+/// The live event feed: the stored recent events under those the stream brought since.
+#[component]
+fn LiveFeed(events: Vec<EventRow>, live: Live) -> impl IntoView {
     // The feed hides heartbeats unless asked, and can show one engine.
     let engine = RwSignal::new(String::new());
     let heartbeats = RwSignal::new(false);
@@ -62,16 +92,6 @@ fn Body(initial: ClockView, events: Vec<EventRow>, live: Live, can_drive: bool) 
             .collect::<Vec<_>>()
     };
     view! {
-        <AttentionCard/>
-        <div class="grid">
-            <ClockPanel clock set_clock=live.clock.write_only() can_drive/>
-            <EngineCounts clock/>
-        </div>
-        {can_drive.then(|| view! { <NoteForm/> })}
-        <LhcCard/>
-        <LmsCard/>
-        <GslbCard/>
-        <AutoscaleCard/>
         <section class="card">
             <h2>
                 "Live events "
