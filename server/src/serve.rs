@@ -138,6 +138,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         sign_in_limiter: services::throttle::SignInLimiter::new(),
         scenario: std::sync::Arc::new(scenario.clone()),
         time_travel: Default::default(),
+        recent: Default::default(),
     };
     let listener = TcpListener::bind(args.addr).await?;
     let local = listener.local_addr()?;

@@ -15,6 +15,7 @@
 //!   reduced by the engines' series functions.
 //! - [`runtime`]: the task that drives the engines on the simulated clock, persists their
 //!   events in batches and broadcasts them to live views.
+//! - [`recent`]: the live run's newest events, read once per stored batch (the feed).
 //! - [`time_travel`]: a run's estate at a past instant, rebuilt from a snapshot and the
 //!   journal; pages read the live run or the past through the same [`time_travel::Estate`].
 //! - [`sessions`]: sign-in sessions kept in the store.
@@ -29,6 +30,7 @@ pub mod error;
 pub mod history;
 pub mod journal;
 pub mod password;
+pub mod recent;
 pub mod replica;
 pub mod retention;
 pub mod rollups;
@@ -58,6 +60,8 @@ pub struct Services {
     pub scenario: Arc<engine::Scenario>,
     /// Past instants rebuilt for time travel.
     pub time_travel: time_travel::TimeTravel,
+    /// The live run's newest events, read once per stored batch (the overview's feed).
+    pub recent: recent::RecentEvents,
 }
 
 impl Services {

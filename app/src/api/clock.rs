@@ -134,11 +134,11 @@ pub async fn recent_events(limit: u32) -> Result<Vec<EventRow>, AppError> {
                     format!("must be 1 to {MAX_RECENT}"),
                 ));
             }
-            let filter = services::history::EventFilter {
-                run_id: services.runtime.run().id,
-                ..Default::default()
-            };
-            let rows = services::history::recent_events(&services.store, &filter, i64::from(limit))
+            let run_id = services.runtime.run().id;
+            let persisted = services.runtime.status().events_persisted;
+            let rows = services
+                .recent
+                .newest(&services.store, run_id, persisted, i64::from(limit))
                 .await?;
             Ok(rows.into_iter().map(EventRow::from).collect())
         },

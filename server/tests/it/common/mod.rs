@@ -93,6 +93,7 @@ pub async fn app_with(scenario_text: &str) -> TestApp {
         sign_in_limiter: services::throttle::SignInLimiter::new(),
         scenario: std::sync::Arc::new(scenario),
         time_travel: Default::default(),
+        recent: Default::default(),
     };
     let options =
         server::router::leptos_options("target/site", "127.0.0.1:0".parse().expect("addr"));
