@@ -27,7 +27,7 @@ tools:
 	scripts/ensure-tools.sh
 
 tools-browser:
-	scripts/ensure-tools.sh --browser --postgres
+	scripts/ensure-tools.sh --browser --postgres --clients
 
 # One cargo invocation for every crate (never `--workspace`: it would merge ssr and hydrate).
 # Release profile, so the test build shares its compiled dependencies with the server build.

@@ -41,17 +41,22 @@ serve_rate() {
   server=$!
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" > /dev/null && break; sleep 0.1; done
   metric() { curl -sf "http://127.0.0.1:$port/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
+  # Simulated seconds (consoles before 2026-12-03 exported milliseconds under another name).
+  sim_seconds() {
+    local s; s=$(metric switchyard_sim_time_seconds)
+    if [ -n "$s" ]; then echo "$s"; else metric switchyard_sim_time_ms | awk '{ print $1 / 1000 }'; fi
+  }
   local e0 t0 e1 t1
   e0=$(metric switchyard_events_persisted_total); e0=${e0:-0}
-  t0=$(metric switchyard_sim_time_ms); t0=${t0:-0}
+  t0=$(sim_seconds); t0=${t0:-0}
   sleep "$seconds"
   e1=$(metric switchyard_events_persisted_total)
-  t1=$(metric switchyard_sim_time_ms)
+  t1=$(sim_seconds)
   kill "$server"; wait "$server" 2>/dev/null || true
   server=
   rm -f "$db" "$db-wal" "$db-shm"
   awk -v a="$e0" -v b="$e1" -v ta="$t0" -v tb="$t1" -v s="$seconds" 'BEGIN {
-    printf "%.0f %.1f\n", (b - a) / s, (tb - ta) / 3600000 / s }'
+    printf "%.0f %.1f\n", (b - a) / s, (tb - ta) / 3600 / s }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

@@ -4,6 +4,9 @@
 #   scripts/ensure-tools.sh --browser also Debian's chromium, for the browser tests
 #   scripts/ensure-tools.sh --postgres also Debian's postgresql, for the PostgreSQL tests
 #                                      (its server tools; no cluster is created or started)
+#   scripts/ensure-tools.sh --clients  also the real clients the tests hold our interfaces to:
+#                                      Debian's prometheus (`promtool check metrics` on
+#                                      /metrics) and bind9-dnsutils (`dig` against the ADNS)
 # Everything comes from the package registries (rustup's target, crates.io, npm, Debian apt):
 # nothing downloads a binary from elsewhere, and Playwright never downloads a browser.
 set -euo pipefail
@@ -32,12 +35,13 @@ if [ ! -f end2end/node_modules/.package-lock.json ] \
   (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
 
-want_browser=no; want_postgres=no
+want_browser=no; want_postgres=no; want_clients=no
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=yes ;;
     --postgres) want_postgres=yes ;;
-    *) echo "ensure-tools: unknown option $arg (--browser, --postgres)" >&2; exit 2 ;;
+    --clients) want_clients=yes ;;
+    *) echo "ensure-tools: unknown option $arg (--browser, --postgres, --clients)" >&2; exit 2 ;;
   esac
 done
 
@@ -48,9 +52,22 @@ fi
 if [ "$want_postgres" = yes ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   packages+=(postgresql)
 fi
-if [ "${#packages[@]}" -gt 0 ]; then
-  say "installing Debian's ${packages[*]}"
+# Installed without recommends: prometheus would bring its node exporter and web libraries.
+lean=()
+if [ "$want_clients" = yes ] && ! command -v promtool >/dev/null; then
+  lean+=(prometheus)
+fi
+if [ "$want_clients" = yes ] && ! command -v dig >/dev/null; then
+  lean+=(bind9-dnsutils)
+fi
+if [ "${#packages[@]}" -gt 0 ] || [ "${#lean[@]}" -gt 0 ]; then
+  say "installing Debian's ${packages[*]} ${lean[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${packages[@]}"
+  if [ "${#packages[@]}" -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${packages[@]}"
+  fi
+  if [ "${#lean[@]}" -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${lean[@]}"
+  fi
 fi

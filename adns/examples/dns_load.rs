@@ -23,7 +23,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use adns::{Question, Reply, Resolver, Responder};
+use adns::{Question, Reply, Resolver, Responder, Zone};
 use clap::{Parser, ValueEnum};
 use hickory_proto::op::{Header, Message, Query, ResponseCode};
 use hickory_proto::rr::{Name, RecordType};
@@ -112,6 +112,10 @@ fn trivial_reply() -> Reply {
     Reply::Answer {
         addrs: vec![[192, 0, 2, 1].into()],
         ttl_s: 30,
+        zone: Zone {
+            apex: "example.com".to_owned(),
+            negative_ttl_s: 30,
+        },
     }
 }
 

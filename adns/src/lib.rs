@@ -6,12 +6,16 @@
 //! address, transport) it returns a [`Reply`], which the responder turns into a
 //! DNS response:
 //!
-//! | [`Reply`]                    | RCODE    | AA  | answer section                               |
-//! |------------------------------|----------|-----|----------------------------------------------|
-//! | [`Reply::Answer`]            | NOERROR  | yes | A / AAAA records filtered by the query kind  |
-//! | [`Reply::NoRecords`]         | NOERROR  | yes | empty                                        |
-//! | [`Reply::NotOurs`]           | REFUSED  | no  | empty                                        |
-//! | [`Reply::Unavailable`]       | SERVFAIL | no  | empty                                        |
+//! | [`Reply`]              | RCODE    | AA  | answer section                              | authority section |
+//! |------------------------|----------|-----|---------------------------------------------|-------------------|
+//! | [`Reply::Answer`]      | NOERROR  | yes | A / AAAA records filtered by the query kind | the zone's SOA if no record is left (NODATA) |
+//! | [`Reply::NoData`]      | NOERROR  | yes | empty                                       | the zone's SOA    |
+//! | [`Reply::NxDomain`]    | NXDOMAIN | yes | empty                                       | the zone's SOA    |
+//! | [`Reply::NotOurs`]     | REFUSED  | no  | empty                                       | empty             |
+//! | [`Reply::Unavailable`] | SERVFAIL | no  | empty                                       | empty             |
+//!
+//! Negative answers (NODATA, NXDOMAIN) carry the SOA of the zone so that resolvers cache
+//! them for the zone's negative TTL (RFC 2308); see [`Zone`].
 //!
 //! Every response echoes the id, the opcode, the RD and CD bits and the first
 //! question; a request with an OPT record gets one back (EDNS version 0, payload
@@ -40,14 +44,15 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use adns::{Question, Reply, Resolver, Responder};
+//! use adns::{Question, Reply, Resolver, Responder, Zone};
 //!
 //! struct Fixed;
 //!
 //! impl Resolver for Fixed {
 //!     async fn resolve(&self, question: Question) -> Reply {
 //!         if question.name == "apps.example.com" {
-//!             Reply::Answer { addrs: vec![[192, 0, 2, 10].into()], ttl_s: 5 }
+//!             let zone = Zone { apex: question.name, negative_ttl_s: 5 };
+//!             Reply::Answer { addrs: vec![[192, 0, 2, 10].into()], ttl_s: 5, zone }
 //!         } else {
 //!             Reply::NotOurs
 //!         }
@@ -67,6 +72,6 @@ mod responder;
 mod tcp;
 mod udp;
 
-pub use question::{QueryKind, Question, Reply, Resolver, Transport};
+pub use question::{QueryKind, Question, Reply, Resolver, Transport, Zone};
 pub use responder::{Responder, DEFAULT_TCP_IDLE_TIMEOUT};
 pub use tcp::{MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS};

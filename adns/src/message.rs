@@ -12,12 +12,12 @@ use hickory_proto::op::{
     emit_message_parts, Edns, Header, Message, MessageType, Metadata, OpCode, ResponseCode,
     DEFAULT_MAX_PAYLOAD_LEN,
 };
-use hickory_proto::rr::rdata::{A, AAAA};
+use hickory_proto::rr::rdata::{A, AAAA, SOA};
 use hickory_proto::rr::{DNSClass, Name, RData, Record, RecordType};
 use hickory_proto::serialize::binary::{BinDecodable, BinDecoder, BinEncoder};
 use hickory_proto::ProtoError;
 
-use crate::{QueryKind, Question, Reply, Transport};
+use crate::{QueryKind, Question, Reply, Transport, Zone};
 
 /// The largest UDP payload advertised in our OPT record and ever sent over UDP
 /// (1232 bytes, the DNS flag day 2020 value).
@@ -125,13 +125,13 @@ impl Response {
         Incoming::Immediate(self)
     }
 
-    /// Fills in the resolver's reply. NOERROR answers are authoritative (AA);
-    /// REFUSED and SERVFAIL are not, since they carry no data of ours.
+    /// Fills in the resolver's reply. NOERROR and NXDOMAIN answers are authoritative (AA),
+    /// and a negative one (NODATA, NXDOMAIN) carries its zone's SOA in the authority
+    /// section; REFUSED and SERVFAIL are not authoritative, since they carry no data of ours.
     pub(crate) fn complete(mut self, reply: Reply) -> Self {
-        let metadata = &mut self.message.metadata;
         match reply {
-            Reply::Answer { addrs, ttl_s } => {
-                metadata.authoritative = true;
+            Reply::Answer { addrs, ttl_s, zone } => {
+                self.message.metadata.authoritative = true;
                 if let Some(query) = self.message.queries.first() {
                     let name = query.name();
                     let kind = self.kind;
@@ -141,12 +141,32 @@ impl Response {
                         .map(|addr| address_record(name, ttl_s, addr));
                     self.message.answers.extend(records);
                 }
+                if self.message.answers.is_empty() {
+                    self.negative(&zone);
+                }
             }
-            Reply::NoRecords => metadata.authoritative = true,
-            Reply::NotOurs => metadata.response_code = ResponseCode::Refused,
-            Reply::Unavailable => metadata.response_code = ResponseCode::ServFail,
+            Reply::NoData { zone } => {
+                self.message.metadata.authoritative = true;
+                self.negative(&zone);
+            }
+            Reply::NxDomain { zone } => {
+                self.message.metadata.authoritative = true;
+                self.message.metadata.response_code = ResponseCode::NXDomain;
+                self.negative(&zone);
+            }
+            Reply::NotOurs => self.message.metadata.response_code = ResponseCode::Refused,
+            Reply::Unavailable => self.message.metadata.response_code = ResponseCode::ServFail,
         }
         self
+    }
+
+    /// Puts `zone`'s SOA into the authority section (a name that does not parse is left
+    /// out: the answer stays negative, only less cacheable).
+    fn negative(&mut self, zone: &Zone) {
+        match soa_record(zone) {
+            Ok(record) => self.message.authorities.push(record),
+            Err(error) => tracing::debug!(zone = %zone.apex, %error, "no SOA for a zone"),
+        }
     }
 
     /// Writes the response into `buf` (cleared first). Over UDP a response larger
@@ -204,6 +224,32 @@ fn question_name(name: &Name) -> String {
     }
     text.make_ascii_lowercase();
     text
+}
+
+/// Refresh, retry and expire of the SOA (seconds; the usual values, unused without
+/// secondaries) and its serial (the zone is never transferred).
+const SOA_SERIAL: u32 = 1;
+const SOA_REFRESH_S: i32 = 3600;
+const SOA_RETRY_S: i32 = 600;
+const SOA_EXPIRE_S: i32 = 86_400;
+
+/// `zone`'s SOA record (see [`Zone`]).
+fn soa_record(zone: &Zone) -> Result<Record, ProtoError> {
+    let apex = Name::from_ascii(&zone.apex)?.append_domain(&Name::root())?;
+    let soa = SOA::new(
+        Name::from_ascii("ns1")?.append_domain(&apex)?,
+        Name::from_ascii("hostmaster")?.append_domain(&apex)?,
+        SOA_SERIAL,
+        SOA_REFRESH_S,
+        SOA_RETRY_S,
+        SOA_EXPIRE_S,
+        zone.negative_ttl_s,
+    );
+    Ok(Record::from_rdata(
+        apex,
+        zone.negative_ttl_s,
+        RData::SOA(soa),
+    ))
 }
 
 fn address_record(name: &Name, ttl_s: u32, addr: IpAddr) -> Record {

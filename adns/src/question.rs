@@ -45,20 +45,48 @@ pub enum Transport {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
     /// NOERROR with these addresses (A records for IPv4, AAAA for IPv6, filtered
-    /// by the query kind) and this TTL. No address left after filtering gives an
-    /// empty NOERROR, as [`Reply::NoRecords`] does.
+    /// by the query kind) and this TTL. No address left after filtering is a NODATA
+    /// answer, as [`Reply::NoData`] gives.
     Answer {
         /// The addresses to answer, in this order.
         addrs: Vec<IpAddr>,
         /// Time to live of every record, in seconds.
         ttl_s: u32,
+        /// The zone the name is the apex of (its SOA goes with a NODATA answer).
+        zone: Zone,
     },
-    /// NOERROR, no records (e.g. AAAA asked, only IPv4 services).
-    NoRecords,
-    /// The name is not a configured GSLB domain: REFUSED.
+    /// NODATA: the name exists but has no record of the asked type (e.g. AAAA asked,
+    /// only IPv4 services; MX asked): NOERROR, no answers, the zone's SOA in the
+    /// authority section (RFC 2308).
+    NoData {
+        /// The zone the name belongs to.
+        zone: Zone,
+    },
+    /// NXDOMAIN: the name is inside one of our zones but does not exist (e.g.
+    /// `www.apps.example.com` under the zone `apps.example.com`); the zone's SOA in
+    /// the authority section (RFC 2308).
+    NxDomain {
+        /// The zone the name would belong to.
+        zone: Zone,
+    },
+    /// The name is in none of our zones: REFUSED.
     NotOurs,
     /// A configured domain but no parent site is up / no service available: SERVFAIL.
     Unavailable,
+}
+
+/// A zone this responder is authoritative for, as far as negative answers need it: the SOA
+/// record that goes into their authority section.
+///
+/// The SOA is `<apex> SOA ns1.<apex>. hostmaster.<apex>. 1 3600 600 86400 <negative_ttl_s>`
+/// with a record TTL of `negative_ttl_s`, so that resolvers cache the negative answer for
+/// `negative_ttl_s` seconds (RFC 2308 §5: the lesser of the SOA's TTL and its MINIMUM).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Zone {
+    /// The zone's apex, lower-case, without the trailing dot (`apps.example.com`).
+    pub apex: String,
+    /// How long resolvers may cache a negative answer, in seconds.
+    pub negative_ttl_s: u32,
 }
 
 /// The source of answers (implemented by the server binary over the live simulation).

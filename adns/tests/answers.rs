@@ -7,7 +7,7 @@ use std::net::IpAddr;
 use adns::{QueryKind, Transport};
 use common::{answer_addrs, ask, query, Server};
 use hickory_proto::op::{MessageType, ResponseCode};
-use hickory_proto::rr::RecordType;
+use hickory_proto::rr::{RData, RecordType};
 
 const TRANSPORTS: [Transport; 2] = [Transport::Udp, Transport::Tcp];
 
@@ -116,19 +116,92 @@ async fn servfail_when_unavailable() {
     }
 }
 
+/// The SOA in a negative answer's authority section: owner, MNAME, RNAME, MINIMUM and TTL.
+fn soa_of(response: &hickory_proto::op::Message) -> Option<(String, String, String, u32, u32)> {
+    response.authorities.iter().find_map(|r| match &r.data {
+        RData::SOA(soa) => Some((
+            r.name.to_ascii(),
+            soa.mname.to_ascii(),
+            soa.rname.to_ascii(),
+            soa.minimum,
+            r.ttl,
+        )),
+        _ => None,
+    })
+}
+
 #[tokio::test]
-async fn noerror_and_empty_for_no_records() {
+async fn negative_answers_carry_the_zones_soa() {
     let server = Server::start().await;
-    for transport in TRANSPORTS {
-        let request = query("empty.example.com", RecordType::AAAA);
-        let (response, _) = ask(server.addr, transport, &request).await;
-        assert_eq!(
-            response.metadata.response_code,
+    // (name, type, RCODE, the zone whose SOA is expected, its negative TTL)
+    let cases = [
+        // NODATA: the resolver says the name has no record of this type.
+        (
+            "empty.example.com",
+            RecordType::AAAA,
             ResponseCode::NoError,
-            "{transport:?}"
-        );
-        assert!(response.metadata.authoritative);
-        assert!(response.answers.is_empty());
+            "empty.example.com.",
+            10,
+        ),
+        // NODATA: addresses exist, none of the asked type (MX; and AAAA below).
+        (
+            "apps.example.com",
+            RecordType::MX,
+            ResponseCode::NoError,
+            "apps.example.com.",
+            30,
+        ),
+        (
+            "big.example.com",
+            RecordType::AAAA,
+            ResponseCode::NoError,
+            "big.example.com.",
+            5,
+        ),
+        // NXDOMAIN: a name under the zone that does not exist.
+        (
+            "www.apps.example.com",
+            RecordType::A,
+            ResponseCode::NXDomain,
+            "apps.example.com.",
+            30,
+        ),
+    ];
+    for transport in TRANSPORTS {
+        for (name, record_type, code, apex, ttl) in cases {
+            let what = format!("{transport:?} {name} {record_type}");
+            let (response, _) = ask(server.addr, transport, &query(name, record_type)).await;
+            assert_eq!(response.metadata.response_code, code, "{what}");
+            assert!(response.metadata.authoritative, "{what}");
+            assert!(response.answers.is_empty(), "{what}");
+            let soa = soa_of(&response).unwrap_or_else(|| panic!("{what}: no SOA"));
+            assert_eq!(
+                soa,
+                (
+                    apex.to_owned(),
+                    format!("ns1.{apex}"),
+                    format!("hostmaster.{apex}"),
+                    ttl,
+                    ttl
+                ),
+                "{what}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn positive_refused_and_servfail_answers_carry_no_soa() {
+    let server = Server::start().await;
+    let cases = [
+        ("apps.example.com", ResponseCode::NoError),
+        ("www.elsewhere.org", ResponseCode::Refused),
+        ("down.example.com", ResponseCode::ServFail),
+    ];
+    for (name, code) in cases {
+        let (response, _) = ask(server.addr, Transport::Udp, &query(name, RecordType::A)).await;
+        assert_eq!(response.metadata.response_code, code, "{name}");
+        assert!(response.authorities.is_empty(), "{name}");
     }
 }
 

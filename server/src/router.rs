@@ -38,6 +38,7 @@ pub fn prometheus() -> PrometheusHandle {
             if metrics::set_global_recorder(recorder).is_err() {
                 tracing::warn!("a metrics recorder was already installed; /metrics may be empty");
             }
+            services::telemetry::describe();
             handle
         })
         .clone()

@@ -12,7 +12,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use adns::{Question, Reply, Resolver, Responder, Transport};
+use adns::{Question, Reply, Resolver, Responder, Transport, Zone};
 use hickory_proto::op::{Message, Query};
 use hickory_proto::rr::{Name, RecordType};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -22,6 +22,14 @@ use tokio::task::JoinHandle;
 
 /// How long a test waits for a response before calling it lost.
 pub const WAIT: Duration = Duration::from_secs(3);
+
+/// A zone of the test table.
+pub fn zone(apex: &str, negative_ttl_s: u32) -> Zone {
+    Zone {
+        apex: apex.to_owned(),
+        negative_ttl_s,
+    }
+}
 
 /// Answers from a fixed table and records every question it was asked.
 #[derive(Default)]
@@ -43,10 +51,22 @@ impl TableResolver {
                     "192.0.2.11".parse().expect("ip"),
                 ],
                 ttl_s: 30,
+                zone: zone("apps.example.com", 30),
             },
         );
         table.insert("down.example.com".to_owned(), Reply::Unavailable);
-        table.insert("empty.example.com".to_owned(), Reply::NoRecords);
+        table.insert(
+            "empty.example.com".to_owned(),
+            Reply::NoData {
+                zone: zone("empty.example.com", 10),
+            },
+        );
+        table.insert(
+            "www.apps.example.com".to_owned(),
+            Reply::NxDomain {
+                zone: zone("apps.example.com", 30),
+            },
+        );
         let many = (0..100_u8)
             .map(|i| IpAddr::from([198, 51, 100, i]))
             .collect();
@@ -55,6 +75,7 @@ impl TableResolver {
             Reply::Answer {
                 addrs: many,
                 ttl_s: 5,
+                zone: zone("big.example.com", 5),
             },
         );
         Self {

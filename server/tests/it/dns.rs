@@ -6,9 +6,11 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
+use engine::gslb::config::{DomainConfig, GslbMethod};
 use engine::{GslbAction, Scenario, Speed};
 use hickory_proto::op::{Message, Query, ResponseCode};
 use hickory_proto::rr::{Name, RData, RecordType};
+use server::dns::zone_of;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpStream, UdpSocket};
 
@@ -141,9 +143,31 @@ async fn real_queries_are_answered_from_the_live_topology() {
     let m = udp(live.dns, 9, "unknown.example.org.", RecordType::A).await;
     assert_eq!(m.metadata.response_code, ResponseCode::Refused);
 
+    // NODATA: the domain has addresses only; the zone's SOA says how long to cache that.
     let m = udp(live.dns, 10, "apps.example.com.", RecordType::MX).await;
     assert_eq!(m.metadata.response_code, ResponseCode::NoError);
     assert!(m.answers.is_empty());
+    assert_eq!(
+        soa_owner_and_minimum(&m),
+        Some(("apps.example.com.".into(), 5))
+    );
+
+    // NXDOMAIN: a name under a GSLB domain that does not exist.
+    let m = udp(live.dns, 11, "www.apps.example.com.", RecordType::A).await;
+    assert_eq!(m.metadata.response_code, ResponseCode::NXDomain);
+    assert!(m.metadata.authoritative);
+    assert_eq!(
+        soa_owner_and_minimum(&m),
+        Some(("apps.example.com.".into(), 5))
+    );
+}
+
+/// The owner and MINIMUM of the SOA in a response's authority section.
+fn soa_owner_and_minimum(m: &Message) -> Option<(String, u32)> {
+    m.authorities.iter().find_map(|r| match &r.data {
+        RData::SOA(soa) => Some((r.name.to_ascii(), soa.minimum)),
+        _ => None,
+    })
 }
 
 #[tokio::test]
@@ -211,4 +235,116 @@ async fn no_parent_up_means_servfail() {
         .expect("site up");
     let m = udp(live.dns, 2, "apps.example.com.", RecordType::A).await;
     assert_eq!(m.metadata.response_code, ResponseCode::NoError);
+}
+
+/// `dig` (Debian's bind9-dnsutils, installed by `make test`) against the responder: its
+/// output, with `+nocmd +nostats` trimming what varies from run to run.
+async fn dig(server: SocketAddr, kind: &str, name: &str) -> String {
+    let mut command = std::process::Command::new("dig");
+    command
+        .arg(format!("@{}", server.ip()))
+        .args(["-p", &server.port().to_string()])
+        .args(["+norecurse", "+nocmd", "+nostats", "+tries=1", "+time=5"])
+        .args([kind, name]);
+    // Off the runtime's thread: the responder answers on it meanwhile.
+    let output = tokio::task::spawn_blocking(move || command.output())
+        .await
+        .expect("join")
+        .expect("dig runs (install Debian's bind9-dnsutils: scripts/ensure-tools.sh --clients)");
+    assert!(output.status.success(), "dig failed: {output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The record lines of one section of dig's output, whitespace collapsed.
+fn dig_section(output: &str, section: &str) -> Vec<String> {
+    output
+        .lines()
+        .skip_while(|l| !l.starts_with(&format!(";; {section} SECTION:")))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[tokio::test]
+async fn dig_sees_nodata_and_nxdomain_with_the_zones_soa() {
+    let live = live().await;
+    let soa = "apps.example.com. 5 IN SOA ns1.apps.example.com. hostmaster.apps.example.com. 1 3600 600 86400 5";
+    // (type, name, status, answers expected)
+    let cases = [
+        ("A", "apps.example.com", "NOERROR", true),
+        // NODATA: the demo's services are IPv4 only.
+        ("AAAA", "apps.example.com", "NOERROR", false),
+        ("MX", "apps.example.com", "NOERROR", false),
+        // NXDOMAIN inside the zone.
+        ("A", "www.apps.example.com", "NXDOMAIN", false),
+        ("TXT", "no.such.apps.example.com", "NXDOMAIN", false),
+    ];
+    for (kind, name, status, answers) in cases {
+        let out = dig(live.dns, kind, name).await;
+        let what = format!("dig {kind} {name}:\n{out}");
+        assert!(out.contains(&format!("status: {status}")), "{what}");
+        assert!(out.contains("flags: qr aa"), "authoritative: {what}");
+        let answer = dig_section(&out, "ANSWER");
+        let authority = dig_section(&out, "AUTHORITY");
+        if answers {
+            assert!(!answer.is_empty(), "{what}");
+            assert!(authority.is_empty(), "{what}");
+        } else {
+            assert!(answer.is_empty(), "{what}");
+            assert_eq!(authority, vec![soa.to_owned()], "{what}");
+        }
+    }
+    // Outside every zone: refused, no SOA.
+    let out = dig(live.dns, "A", "www.example.org").await;
+    assert!(out.contains("status: REFUSED"), "{out}");
+    assert!(dig_section(&out, "AUTHORITY").is_empty(), "{out}");
+}
+
+fn domain(name: &str, ttl_s: u32) -> DomainConfig {
+    DomainConfig {
+        name: name.to_owned(),
+        method: GslbMethod::RoundRobin,
+        ttl_s,
+        services: Vec::new(),
+    }
+}
+
+#[test]
+fn names_fall_in_the_deepest_domain_above_them() {
+    let domains = [
+        domain("apps.example.com", 5),
+        domain("static.example.com", 30),
+        domain("eu.apps.example.com", 10),
+    ];
+    // (name, expected apex, its TTL, whether the name is the apex)
+    let cases = [
+        ("apps.example.com", Some(("apps.example.com", 5, true))),
+        ("APPS.Example.com.", Some(("apps.example.com", 5, true))),
+        ("www.apps.example.com", Some(("apps.example.com", 5, false))),
+        (
+            "a.b.static.example.com",
+            Some(("static.example.com", 30, false)),
+        ),
+        (
+            "eu.apps.example.com",
+            Some(("eu.apps.example.com", 10, true)),
+        ),
+        (
+            "x.eu.apps.example.com",
+            Some(("eu.apps.example.com", 10, false)),
+        ),
+        // Not at a label boundary, above the domains, elsewhere.
+        ("myapps.example.com", None),
+        ("example.com", None),
+        ("apps.example.org", None),
+        ("", None),
+    ];
+    for (name, expected) in cases {
+        let got = zone_of(name, &domains);
+        let got = got
+            .as_ref()
+            .map(|(z, exact)| (z.apex.as_str(), z.negative_ttl_s, *exact));
+        assert_eq!(got, expected, "{name}");
+    }
 }

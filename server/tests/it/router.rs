@@ -250,6 +250,53 @@ async fn health_and_metrics_answer() {
     );
 }
 
+/// `/metrics` by Prometheus' own linter: `promtool check metrics` (Debian's prometheus
+/// package, installed by `make test`) finds no problem — HELP text everywhere, base units.
+#[tokio::test]
+async fn metrics_pass_promtool() {
+    use std::io::Write;
+    let app = app().await;
+    app.get("/healthz", None).await;
+    let metrics = body_text(app.get("/metrics", None).await).await;
+    for name in [
+        "switchyard_http_requests_total",
+        "switchyard_sim_time_seconds",
+        "switchyard_leader",
+    ] {
+        assert!(
+            metrics.contains(&format!("# HELP {name} ")),
+            "{name}: {metrics}"
+        );
+    }
+    assert!(!metrics.contains("_ms "), "no milliseconds: {metrics}");
+    let output = tokio::task::spawn_blocking(move || {
+        let mut child = std::process::Command::new("promtool")
+            .args(["check", "metrics"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect(
+                "promtool runs (install Debian's prometheus: scripts/ensure-tools.sh --clients)",
+            );
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(metrics.as_bytes())
+            .expect("write");
+        child.wait_with_output().expect("promtool output")
+    })
+    .await
+    .expect("join");
+    assert!(
+        output.status.success() && output.stdout.is_empty() && output.stderr.is_empty(),
+        "promtool: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 #[tokio::test]
 async fn resource_location_actions_are_role_checked_validated_and_audited() {
     let app = app().await;

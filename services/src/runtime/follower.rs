@@ -278,7 +278,7 @@ impl Follower {
         status.journal_entries = self.journal_seq;
         status.follower_lag_ms = lag;
         metrics::gauge!(telemetry::FOLLOWER_LAG_SECONDS).set(lag as f64 / 1000.0);
-        metrics::gauge!(telemetry::SIM_TIME_MS).set(status.t_ms as f64);
+        metrics::gauge!(telemetry::SIM_TIME_SECONDS).set(status.t_ms as f64 / 1000.0);
         self.wiring.status.send_replace(status.clone());
     }
 

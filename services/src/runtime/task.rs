@@ -213,7 +213,7 @@ impl Task {
                         self.snapshot_if_due().await;
                     }
                     self.snapshot.lag_ms = u64::try_from(lag.as_millis()).unwrap_or(u64::MAX);
-                    metrics::gauge!(telemetry::CLOCK_LAG_MS).set(lag.as_secs_f64() * 1000.0);
+                    metrics::gauge!(telemetry::CLOCK_LAG_SECONDS).set(lag.as_secs_f64());
                     self.publish_status();
                 }
                 Some(permit) = async {
@@ -510,7 +510,7 @@ impl Task {
         self.snapshot.next_due_ms = self.sim.next_due().map(SimTime::as_millis);
         self.snapshot.events_persisted = self.persisted.load(Ordering::Relaxed);
         self.snapshot.journal_entries = self.journal_seq;
-        metrics::gauge!(telemetry::SIM_TIME_MS).set(self.snapshot.t_ms as f64);
+        metrics::gauge!(telemetry::SIM_TIME_SECONDS).set(self.snapshot.t_ms as f64 / 1000.0);
         self.status.send_replace(self.snapshot.clone());
     }
 
