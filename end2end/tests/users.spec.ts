@@ -38,6 +38,8 @@ test("a viewer cannot open the admin pages' data", async ({ page }) => {
 });
 
 test("an admin disables a user, whose open browser is signed out on its next click", async ({ page, browser }) => {
+  // Two browsers, three sign-ins and four pages: 16 s on a quiet machine, 32 s on a busy one.
+  test.setTimeout(90_000);
   await signIn(page, "admin");
   await page.getByRole("link", { name: "Users", exact: true }).click();
   await hydrated(page);
