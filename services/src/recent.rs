@@ -44,23 +44,24 @@ impl Read {
 }
 
 impl RecentEvents {
-    /// The newest `limit` events of run `run_id`, newest first, as the store had them when
-    /// the run counted `persisted` stored events (read again when that count moved, or after
-    /// [`MAX_AGE`]).
+    /// The newest events of run `run_id`, newest first, as the store had them when the run
+    /// counted `persisted` stored events (read again when that count moved, or after
+    /// [`MAX_AGE`]): at least the newest `limit` when the run has that many (a reused read
+    /// may hold more). Shared, not copied: callers take the rows they show.
     pub async fn newest(
         &self,
         store: &Store,
         run_id: i64,
         persisted: u64,
         limit: i64,
-    ) -> Result<Vec<StoredEvent>> {
+    ) -> Result<Arc<Vec<StoredEvent>>> {
         let mut slot = self.slot.lock().await;
         let now = Instant::now();
         if let Some(read) = slot
             .as_ref()
             .filter(|r| r.serves(run_id, persisted, limit, now))
         {
-            return Ok(read.rows.iter().take(limit_len(limit)).cloned().collect());
+            return Ok(read.rows.clone());
         }
         let filter = EventFilter {
             run_id,
@@ -74,12 +75,8 @@ impl RecentEvents {
             at: now,
             rows: rows.clone(),
         });
-        Ok(rows.as_ref().clone())
+        Ok(rows)
     }
-}
-
-fn limit_len(limit: i64) -> usize {
-    usize::try_from(limit).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -25,6 +25,9 @@ use crate::snapshots;
 pub const PAST_CACHE: usize = 4;
 /// Past states built at the same time (each holds one whole simulation in memory).
 pub const PARALLEL_REBUILDS: usize = 2;
+/// How long a read of the runs list is reused (the time bar of every page asks for it; runs
+/// are added only when a console starts a new one).
+pub const RUNS_MAX_AGE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// An instant of a run, as a page asks for it (`?at=D+HH:MM:SS&run=N`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -118,13 +121,18 @@ impl Estate {
 pub struct TimeTravel {
     cache: Arc<Mutex<VecDeque<Arc<PastEstate>>>>,
     rebuilds: Arc<Semaphore>,
+    runs: Arc<Mutex<Option<RunsRead>>>,
 }
+
+/// A read of the runs list and when it was made ([`TimeTravel::runs`]).
+type RunsRead = (std::time::Instant, Arc<Vec<Run>>);
 
 impl Default for TimeTravel {
     fn default() -> Self {
         TimeTravel {
             cache: Arc::new(Mutex::new(VecDeque::with_capacity(PAST_CACHE))),
             rebuilds: Arc::new(Semaphore::new(PARALLEL_REBUILDS)),
+            runs: Arc::new(Mutex::new(None)),
         }
     }
 }
@@ -141,6 +149,24 @@ pub struct RunExtent {
 }
 
 impl TimeTravel {
+    /// Every run, newest first ([`history::list_runs`]), read at most once per
+    /// [`RUNS_MAX_AGE`]: a run another console started shows within that time.
+    pub async fn runs(&self, store: &Store) -> Result<Arc<Vec<Run>>> {
+        let now = std::time::Instant::now();
+        if let Ok(slot) = self.runs.lock() {
+            if let Some((at, runs)) = slot.as_ref() {
+                if now.duration_since(*at) < RUNS_MAX_AGE {
+                    return Ok(runs.clone());
+                }
+            }
+        }
+        let runs = Arc::new(history::list_runs(store).await?);
+        if let Ok(mut slot) = self.runs.lock() {
+            *slot = Some((now, runs.clone()));
+        }
+        Ok(runs)
+    }
+
     /// The estate at `instant`, or the live one when `instant` is `None`. An instant after
     /// the run's end, a run that does not exist or one recorded before snapshots were kept is
     /// refused ([`ServiceError::OutOfRange`] names the valid range).

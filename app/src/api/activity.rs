@@ -14,13 +14,19 @@ pub async fn engine_activity(engine: String) -> Result<ActivityView, AppError> {
             let names: Vec<&str> = engine::EngineId::ALL.iter().map(|e| e.as_str()).collect();
             AppError::invalid("engine", format!("must be one of {}", names.join(", ")))
         })?;
-        let series = services.runtime.activity(id);
-        Ok(ActivityView {
-            engine: id.as_str().to_owned(),
-            from_ms: series.from_ms,
-            bucket_ms: services::activity::BUCKET_MS,
-            counts: series.counts,
-        })
+        Ok(activity_view(&services, id))
     })
     .await
+}
+
+/// `engine`'s changes per bucket in the live run, as the sparklines take them.
+#[cfg(feature = "ssr")]
+pub fn activity_view(services: &services::Services, engine: engine::EngineId) -> ActivityView {
+    let series = services.runtime.activity(engine);
+    ActivityView {
+        engine: engine.as_str().to_owned(),
+        from_ms: series.from_ms,
+        bucket_ms: services::activity::BUCKET_MS,
+        counts: series.counts,
+    }
 }

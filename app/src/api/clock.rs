@@ -120,10 +120,18 @@ pub async fn add_note(text: String) -> Result<(), AppError> {
     .await
 }
 
-/// The newest `limit` events of the current run, newest first.
+/// The newest `limit` events of the current run, newest first, among its newest
+/// [`MAX_RECENT`]: of one engine if `engine` names one (empty or absent: every engine), and
+/// without heartbeats if `heartbeats` is false (absent: with them). The overview's feed asks
+/// for the rows it shows, so that its page carries no more.
 #[server(endpoint = "recent_events", input = crate::api::codec::Form)]
-pub async fn recent_events(limit: u32) -> Result<Vec<EventRow>, AppError> {
+pub async fn recent_events(
+    limit: u32,
+    engine: Option<String>,
+    heartbeats: Option<bool>,
+) -> Result<Vec<EventRow>, AppError> {
     use crate::auth::read_only;
+    use crate::components::live::is_heartbeat;
     read_only(
         "events.recent",
         engine::Role::Viewer,
@@ -134,13 +142,29 @@ pub async fn recent_events(limit: u32) -> Result<Vec<EventRow>, AppError> {
                     format!("must be 1 to {MAX_RECENT}"),
                 ));
             }
+            let engine = match engine.as_deref().map(str::trim) {
+                None | Some("") => None,
+                Some(name) => Some(name.parse::<engine::EngineId>().map_err(|_| {
+                    let names: Vec<&str> =
+                        engine::EngineId::ALL.iter().map(|e| e.as_str()).collect();
+                    AppError::invalid("engine", format!("must be one of {}", names.join(", ")))
+                })?),
+            };
+            let heartbeats = heartbeats.unwrap_or(true);
             let run_id = services.runtime.run().id;
             let persisted = services.runtime.status().events_persisted;
             let rows = services
                 .recent
-                .newest(&services.store, run_id, persisted, i64::from(limit))
+                .newest(&services.store, run_id, persisted, i64::from(MAX_RECENT))
                 .await?;
-            Ok(rows.into_iter().map(EventRow::from).collect())
+            Ok(rows
+                .iter()
+                .filter(|e| engine.is_none_or(|id| e.engine == id.as_str()))
+                .filter(|e| heartbeats || !is_heartbeat(&e.kind))
+                .take(limit as usize)
+                .cloned()
+                .map(EventRow::from)
+                .collect())
         },
     )
     .await

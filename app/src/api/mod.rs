@@ -13,5 +13,6 @@ pub mod gslb;
 pub mod history;
 pub mod lhc;
 pub mod lms;
+pub mod overview;
 pub mod session;
 pub mod time_travel;

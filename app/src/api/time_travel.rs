@@ -22,9 +22,11 @@ pub async fn time_extent(run: Option<i64>) -> Result<TimeRange, AppError> {
             let run_id = run.unwrap_or(live_run);
             let extent =
                 services::time_travel::extent(&services.store, &services.runtime, run_id).await?;
-            let runs = services::history::list_runs(&services.store)
+            let runs = services
+                .time_travel
+                .runs(&services.store)
                 .await?
-                .into_iter()
+                .iter()
                 .take(RUNS_OFFERED)
                 .map(|r| RunChoice {
                     id: r.id,

@@ -7,15 +7,35 @@ use leptos::prelude::*;
 use crate::api::clock::{clock_status, SetSpeed};
 use crate::components::layout::CurrentUser;
 use crate::components::live::use_live;
+use crate::error::AppError;
 use crate::format::{sim_offset, sim_time};
 use crate::ids;
+use crate::model::ClockView;
+
+/// The clock as the page was rendered with, read once per page load and shared through the
+/// context ([`provide_clock_status`]): the header shows it, and so does the overview's clock
+/// card, until the live stream says more.
+#[derive(Clone, Copy)]
+struct ClockAnswer(Resource<Result<ClockView, AppError>>);
+
+/// Reads the clock for the page and puts the answer in the context (the layout calls it).
+pub fn provide_clock_status() {
+    provide_context(ClockAnswer(Resource::new(|| (), |_| clock_status())));
+}
+
+/// The clock answer of [`provide_clock_status`]; a read of its own outside the layout.
+pub fn use_clock_status() -> Resource<Result<ClockView, AppError>> {
+    use_context::<ClockAnswer>()
+        .map(|answer| answer.0)
+        .unwrap_or_else(|| Resource::new(|| (), |_| clock_status()))
+}
 
 /// The header's clock.
 #[component]
 pub fn HeaderClock(user: CurrentUser) -> impl IntoView {
     let live = use_live();
     // What the server rendered with, until the stream says more.
-    let initial = Resource::new(|| (), |_| clock_status());
+    let initial = use_clock_status();
     let set_speed = ServerAction::<SetSpeed>::new();
     Effect::new(move |_| {
         if let Some(Ok(view)) = set_speed.value().get() {

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::session::{whoami, Logout};
-use crate::components::header_clock::HeaderClock;
+use crate::components::header_clock::{provide_clock_status, HeaderClock};
 use crate::components::live::connect_live;
 use crate::components::time_bar::TimeBar;
 use crate::error::AppError;
@@ -118,6 +118,7 @@ pub fn Layout(children: Children) -> impl IntoView {
     let user = CurrentUser(Resource::new(|| (), |_| whoami()));
     provide_context(user);
     provide_context(use_as_of());
+    provide_clock_status();
     connect_live();
     let logout = ServerAction::<Logout>::new();
     // The nav bar folds behind a menu button on a narrow screen (style/main.css); a click on a

@@ -7,6 +7,7 @@ pub mod clock_panel;
 pub mod confirm;
 pub mod event_table;
 pub mod facts;
+pub mod feed;
 pub mod filter_form;
 pub mod header_clock;
 pub mod layout;

@@ -1,32 +1,13 @@
 //! The overview cards' sparklines: an engine's changes per 10 simulated minutes over the
-//! last 4 simulated hours, re-read when the live stream brings a change of that engine.
+//! last 4 simulated hours (the overview's answer carries them).
 
 use leptos::prelude::*;
 
-use crate::api::activity::engine_activity;
-use crate::components::live::use_live_refresh;
 use crate::model::activity::{sparkline_points, ActivityView};
 
 /// Width and height of a sparkline, in SVG units (CSS pixels).
 const WIDTH: f64 = 96.0;
 const HEIGHT: f64 = 20.0;
-
-/// `engine`'s sparkline, kept current by the live stream.
-#[component]
-pub fn EngineSparkline(engine: &'static str) -> impl IntoView {
-    let tick = use_live_refresh(engine);
-    let activity = Resource::new(
-        move || tick.get(),
-        move |_| engine_activity(engine.to_owned()),
-    );
-    view! {
-        <Transition fallback=|| ()>
-            {move || Suspend::new(async move {
-                activity.await.ok().map(|activity| view! { <Sparkline activity/> })
-            })}
-        </Transition>
-    }
-}
 
 /// A line of `activity`'s counts with its total beside it; the summary is its accessible
 /// name and its hover text.

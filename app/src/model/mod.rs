@@ -17,6 +17,7 @@ pub mod evaluator_preview;
 pub mod gslb;
 pub mod lhc;
 pub mod lms;
+pub mod overview;
 
 /// How far a run can be viewed in the past (the time bar of estate pages).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

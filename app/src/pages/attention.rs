@@ -1,33 +1,21 @@
 //! The overview's first card: what needs attention now, most serious first, each item linking
-//! to the page to look at. It re-reads when the live stream says any engine changed.
+//! to the page to look at. It reads the overview's answer, which the page re-reads when the
+//! live stream says any engine changed.
 
 use leptos::prelude::*;
 
-use crate::api::attention::attention;
-use crate::components::live::use_live_refresh;
+use crate::pages::overview_cards::OverviewAnswer;
 use crate::pages::LoadError;
-use crate::time_travel::use_as_of;
 
 /// The "Needs attention" card.
 #[component]
-pub fn AttentionCard() -> impl IntoView {
-    let ticks = [
-        use_live_refresh("lhc"),
-        use_live_refresh("lms"),
-        use_live_refresh("gslb"),
-        use_live_refresh("autoscale"),
-    ];
-    let as_of = use_as_of();
-    let items = Resource::new(
-        move || (ticks.map(|t| t.get()), as_of.get()),
-        |(_, as_of)| attention(as_of.at, as_of.run),
-    );
+pub fn AttentionCard(overview: OverviewAnswer) -> impl IntoView {
     view! {
         <section class="card attention" id="attention">
             <h2>"Needs attention"</h2>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {move || Suspend::new(async move {
-                    match items.await {
+                    match overview.await.map(|o| o.attention) {
                         Err(e) => view! { <LoadError error=e/> }.into_any(),
                         Ok(list) if list.is_empty() => view! {
                             <p id="attention-none" class="muted">

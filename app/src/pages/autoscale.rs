@@ -1,7 +1,7 @@
 //! Autoscale, the groups page: every group with its mode, whether the application is
 //! deployed, each availability zone's cluster (nodes, state, breach streak) and the last
-//! decision with its reason. Also the overview card and the badges the other autoscale pages
-//! share.
+//! decision with its reason. Also the badges that the overview card and the other autoscale
+//! pages share.
 
 use engine::autoscale::config::DistributionMode;
 use engine::autoscale::views::{ClusterState, ClusterView, DecisionView, GroupView};
@@ -11,7 +11,6 @@ use leptos_meta::Title;
 use crate::api::autoscale::autoscale_groups;
 use crate::components::autoscale_charts::{minute_label, state_key};
 use crate::components::live::use_live_refresh;
-use crate::components::sparkline::EngineSparkline;
 use crate::format::sim_time;
 use crate::model::autoscale::GroupsPage;
 use crate::pages::LoadError;
@@ -134,61 +133,5 @@ pub fn AutoscalePage() -> impl IntoView {
                 }
             })}
         </Transition>
-    }
-}
-
-/// The overview card: groups, nodes in service, zones scaling or cooling down, the latest
-/// decision.
-#[component]
-pub fn AutoscaleCard() -> impl IntoView {
-    let tick = use_live_refresh("autoscale");
-    let groups = Resource::new(move || tick.get(), |_| autoscale_groups(None, None));
-    view! {
-        <section class="card">
-            <h2 class="tile-head"><a href="/autoscale">"Autoscale"</a> <EngineSparkline engine="autoscale"/></h2>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match groups.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(GroupsPage { groups, .. }) => {
-                            let zones: Vec<&ClusterView> = groups.iter().flat_map(|g| g.zones.iter()).collect();
-                            let nodes: u32 = zones.iter().map(|z| z.nodes_in_service).sum();
-                            let count = |s: ClusterState| zones.iter().filter(|z| z.state == s).count();
-                            let (scaling, cooling) = (count(ClusterState::Scaling), count(ClusterState::Cooldown));
-                            let draining = count(ClusterState::Draining) + count(ClusterState::TtlWait);
-                            let last = groups
-                                .iter()
-                                .filter_map(|g| g.last_decision.clone().map(|d| (g.name.clone(), d)))
-                                .max_by_key(|(_, d)| d.at_ms);
-                            view! {
-                                <div id="autoscale-card">
-                                    <p data-col="summary">{format!("{} groups · {} clusters · {nodes} nodes in service · {scaling} scaling · {cooling} cooling down · {draining} draining",
-                                        groups.len(), zones.len())}</p>
-                                    <ul class="rl-card">
-                                        {groups.iter().map(|g| view! {
-                                            <li data-group=g.name.clone()>
-                                                <a href=format!("/autoscale/{}", g.name)>{g.name.clone()}</a>
-                                                " " <span class="tag">{mode_label(g.mode)}</span> " "
-                                                {g.zones.iter().map(|z| view! { <StateBadge state=z.state until=None/>" " }).collect_view()}
-                                                <span class="muted small">{format!(" {} node(s) in service", g.zones.iter().map(|z| z.nodes_in_service).sum::<u32>())}</span>
-                                            </li>
-                                        }).collect_view()}
-                                    </ul>
-                                    <p class="small">"Last decision: "
-                                        {match last {
-                                            None => view! { <span class="muted">"none yet"</span> }.into_any(),
-                                            Some((name, d)) => view! {
-                                                <span data-col="last-decision">{format!("{} {} in {} at {}", name, decision_label(&d.kind), d.zone, sim_time(d.at_ms))}</span>
-                                                <span class="muted">{format!(" — {}", d.reason)}</span>
-                                            }.into_any(),
-                                        }}
-                                    </p>
-                                </div>
-                            }.into_any()
-                        }
-                    }
-                })}
-            </Transition>
-        </section>
     }
 }

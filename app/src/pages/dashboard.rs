@@ -1,38 +1,50 @@
-//! The overview: what needs attention, the clock and its controls, counts per engine, a live
-//! event feed and operator notes.
+//! The overview: what needs attention, the clock and its controls, counts per engine, a card
+//! per engine, a live event feed and operator notes.
 
 use engine::{EngineId, Role};
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use crate::api::clock::{clock_status, recent_events, AddNote};
+use crate::api::clock::AddNote;
+use crate::api::overview::overview_cards;
 use crate::components::clock_panel::ClockPanel;
-use crate::components::event_table::EventTable;
+use crate::components::feed::LiveFeed;
+use crate::components::header_clock::use_clock_status;
 use crate::components::layout::user_allows;
-use crate::components::live::{is_heartbeat, use_live, Live, FEED_KEPT, FEED_LEN};
+use crate::components::live::{use_live, use_live_refresh, Live};
 use crate::ids;
-use crate::model::{ClockView, EventRow};
+use crate::model::ClockView;
 use crate::pages::attention::AttentionCard;
-use crate::pages::autoscale::AutoscaleCard;
-use crate::pages::gslb::GslbCard;
-use crate::pages::lhc::LhcCard;
-use crate::pages::lms::LmsCard;
+use crate::pages::overview_cards::{AutoscaleCard, GslbCard, LhcCard, LmsCard};
 use crate::pages::{action_error, LoadError};
+use crate::time_travel::use_as_of;
 
 /// The overview page.
 ///
-/// Each card reads its own data under its own boundary, and none of them sits inside another
-/// card's boundary: a component built inside a `Suspend` is built again when the server
-/// re-checks the boundary, so a card there would read its data twice per render.
+/// The cards share one answer ([`overview_cards`]: every engine read once), re-read when the live
+/// stream says an engine changed. Each card awaits it under its own boundary, and none sits
+/// inside another's: a component built inside a `Suspend` is built again when the server
+/// re-checks the boundary, so a card there would be drawn twice per render.
 #[component]
 pub fn Dashboard() -> impl IntoView {
-    let initial_clock = Resource::new(|| (), |_| clock_status());
-    let initial_events = Resource::new(|| (), |_| recent_events(FEED_KEPT as u32));
+    // The header's clock answer: one read of the clock per page.
+    let initial_clock = use_clock_status();
     let live = use_live();
+    let ticks = [
+        use_live_refresh("lhc"),
+        use_live_refresh("lms"),
+        use_live_refresh("gslb"),
+        use_live_refresh("autoscale"),
+    ];
+    let as_of = use_as_of();
+    let overview = Resource::new(
+        move || (ticks.map(|t| t.get()), as_of.get()),
+        |(_, as_of)| overview_cards(as_of.at, as_of.run),
+    );
     view! {
         <Title text="Overview"/>
         <h1>"Overview"</h1>
-        <AttentionCard/>
+        <AttentionCard overview/>
         <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let can_drive = user_allows(Role::Operator).await;
@@ -42,18 +54,11 @@ pub fn Dashboard() -> impl IntoView {
                 }
             })}
         </Suspense>
-        <LhcCard/>
-        <LmsCard/>
-        <GslbCard/>
-        <AutoscaleCard/>
-        <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                match initial_events.await {
-                    Ok(events) => view! { <LiveFeed events live/> }.into_any(),
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                }
-            })}
-        </Suspense>
+        <LhcCard overview/>
+        <LmsCard overview/>
+        <GslbCard overview/>
+        <AutoscaleCard overview/>
+        <LiveFeed live/>
     }
 }
 
@@ -67,65 +72,6 @@ fn ClockCards(initial: ClockView, live: Live, can_drive: bool) -> impl IntoView 
             <EngineCounts clock/>
         </div>
         {can_drive.then(|| view! { <NoteForm/> })}
-    }
-}
-
-/// The live event feed: the stored recent events under those the stream brought since.
-#[component]
-fn LiveFeed(events: Vec<EventRow>, live: Live) -> impl IntoView {
-    // The feed hides heartbeats unless asked, and can show one engine.
-    let engine = RwSignal::new(String::new());
-    let heartbeats = RwSignal::new(false);
-    let feed = move || {
-        let engine = engine.get();
-        let heartbeats = heartbeats.get();
-        let shown = |e: &EventRow| {
-            (engine.is_empty() || e.engine == engine) && (heartbeats || !is_heartbeat(&e.kind))
-        };
-        let live_rows = live.events.get();
-        live_rows
-            .iter()
-            .chain(events.iter())
-            .filter(|e| shown(e))
-            .take(FEED_LEN)
-            .cloned()
-            .collect::<Vec<_>>()
-    };
-    view! {
-        <section class="card">
-            <h2>
-                "Live events "
-                <span class="muted small">
-                    {move || if live.connected.get() { "● live" } else { "○ connecting" }}
-                </span>
-            </h2>
-            <div class="filters form inline" id="feed-filters">
-                <label>
-                    "Engine "
-                    <select
-                        name="feed-engine"
-                        on:change=move |ev| engine.set(event_target_value(&ev))
-                        prop:value=move || engine.get()
-                    >
-                        <option value="">"All"</option>
-                        {EngineId::ALL
-                            .iter()
-                            .map(|e| view! { <option value=e.as_str()>{e.as_str()}</option> })
-                            .collect_view()}
-                    </select>
-                </label>
-                <label>
-                    <input
-                        type="checkbox"
-                        name="feed-heartbeats"
-                        prop:checked=move || heartbeats.get()
-                        on:change=move |ev| heartbeats.set(event_target_checked(&ev))
-                    />
-                    "Show heartbeats"
-                </label>
-            </div>
-            {move || view! { <EventTable rows=feed() id=ids::LIVE_FEED/> }}
-        </section>
     }
 }
 

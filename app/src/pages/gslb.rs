@@ -1,6 +1,6 @@
 //! GSLB, the topology page: the live graph and the sites table, the operator's faults (sites
 //! and MEP links), the resolve panel, the settings (documented or assumed). Also the
-//! section's tabs and the overview card.
+//! section's tabs.
 
 use engine::gslb::config::SiteRole;
 use engine::gslb::views::{ClientLocationView, DomainView, SiteView, TopologyView};
@@ -14,7 +14,6 @@ use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::section_tabs::SectionTabs;
-use crate::components::sparkline::EngineSparkline;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbPage};
@@ -294,37 +293,6 @@ fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) ->
                     </div>
                 }.into_any(),
             })}
-        </section>
-    }
-}
-
-/// The overview card: parents up, adopted and orphaned children, DNS answers.
-#[component]
-pub fn GslbCard() -> impl IntoView {
-    let tick = use_live_refresh("gslb");
-    let page = Resource::new(move || tick.get(), |_| gslb_topology(None, None));
-    view! {
-        <section class="card">
-            <h2 class="tile-head"><a href="/gslb">"GSLB"</a> <EngineSparkline engine="gslb"/></h2>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match page.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(GslbPage { topology: t, .. }) => view! {
-                            <div id="gslb-card">
-                                <p>{format!("{} of {} parents up · {} children, {} adopted, {} orphaned · {} DNS answers",
-                                    t.parents_up, t.parents_total, t.children_total, t.children_adopted, t.children_orphaned, t.dns_answered)}</p>
-                                <ul>
-                                    {t.sites.into_iter().filter(|s| s.role == SiteRole::Parent).map(|s| view! {
-                                        <li>{s.name.clone()} ": " <span class=format!("badge {}", status_class(s.mep_status))>{status_label(s.mep_status)}</span>
-                                            {format!(" · {} children", s.children.len())}</li>
-                                    }).collect_view()}
-                                </ul>
-                            </div>
-                        }.into_any(),
-                    }
-                })}
-            </Transition>
         </section>
     }
 }

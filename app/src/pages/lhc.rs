@@ -1,5 +1,5 @@
 //! Resource locations: one row per RL with its HA state, elected secondary broker, connectors
-//! and VDA registrations; also the overview card.
+//! and VDA registrations; the HA badge the overview card shares.
 
 use engine::lhc::{HaState, RlView};
 use leptos::prelude::*;
@@ -10,7 +10,6 @@ use crate::api::lhc::lhc_overview;
 use crate::components::charts::state_class;
 use crate::components::facts::Facts;
 use crate::components::live::use_live_refresh;
-use crate::components::sparkline::EngineSparkline;
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
 
@@ -18,18 +17,6 @@ use crate::time_travel::{use_as_of, AsOf};
 #[component]
 pub fn HaBadge(state: HaState) -> impl IntoView {
     view! { <span class=format!("badge ha {}", state_class(state)) data-state=state.as_str()>{state.label()}</span> }
-}
-
-/// "N resource locations · n in each HA state present", in the states' order.
-fn ha_state_counts(rls: &[RlView]) -> String {
-    let mut parts = vec![format!("{} resource locations", rls.len())];
-    for state in HaState::ALL {
-        let n = rls.iter().filter(|rl| rl.ha_state == state).count();
-        if n > 0 {
-            parts.push(format!("{n} {}", state.label()));
-        }
-    }
-    parts.join(" · ")
 }
 
 /// One row per resource location; links keep the instant shown (`as_of`).
@@ -92,36 +79,5 @@ pub fn LhcPage() -> impl IntoView {
                 settings.await.ok().map(|estate| view! { <Facts facts=estate.facts/> })
             })}
         </Suspense>
-    }
-}
-
-/// The overview card: the HA state of every resource location.
-#[component]
-pub fn LhcCard() -> impl IntoView {
-    let tick = use_live_refresh("lhc");
-    let rls = Resource::new(move || tick.get(), |_| lhc_overview(None, None));
-    view! {
-        <section class="card">
-            <h2 class="tile-head"><a href="/lhc">"Resource locations"</a> <EngineSparkline engine="lhc"/></h2>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match rls.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(list) => view! {
-                            <p id="lhc-card-summary">{ha_state_counts(&list)}</p>
-                            <ul class="rl-card" id="lhc-card">
-                                {list.into_iter().map(|rl| view! {
-                                    <li data-rl=rl.id.clone()>
-                                        <a href=format!("/lhc/{}", rl.id)>{rl.name.clone()}</a>
-                                        " " <HaBadge state=rl.ha_state/>
-                                        <span class="muted small">{format!(" {} cloud · {} secondary · {} unregistered", rl.on_cloud, rl.on_secondary, rl.unregistered)}</span>
-                                    </li>
-                                }).collect_view()}
-                            </ul>
-                        }.into_any(),
-                    }
-                })}
-            </Transition>
-        </section>
     }
 }

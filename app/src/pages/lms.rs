@@ -1,6 +1,6 @@
 //! Load management, the farm page: settings (documented or assumed), zones with their data
 //! collector, applications, operator actions, and the servers table (sortable, paged on the
-//! server). Also the sub-navigation of the section and the overview card.
+//! server). Also the sub-navigation of the section.
 
 use engine::lms::views::{FarmView, ServerPage, ServerPower, ServerView};
 use engine::Role;
@@ -15,7 +15,6 @@ use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
-use crate::components::sparkline::EngineSparkline;
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
 use crate::pages::{action_error, LoadError};
@@ -410,36 +409,5 @@ fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
             </tbody>
         </table>
         <Pager page=number total=u64::from(page.total) per_page=SERVER_PAGE_SIZE href/>
-    }
-}
-
-/// The overview card: servers, sessions and each zone's data collector.
-#[component]
-pub fn LmsCard() -> impl IntoView {
-    let tick = use_live_refresh("lms");
-    let farm = Resource::new(move || tick.get(), |_| lms_farm(None, None));
-    view! {
-        <section class="card">
-            <h2 class="tile-head"><a href="/lms">"Load management"</a> <EngineSparkline engine="lms"/></h2>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match farm.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(FarmPage { farm, .. }) => view! {
-                            <div id="lms-card">
-                                <p>{format!("{} of {} servers up · {} connected, {} disconnected sessions · {} placed, {} refused",
-                                    farm.servers_up, farm.servers_total, farm.sessions_connected, farm.sessions_disconnected, farm.placements, farm.rejected)}</p>
-                                <ul>
-                                    {farm.zones.into_iter().map(|z| view! {
-                                        <li>{z.name} ": data collector " <span class="mono">{z.collector.unwrap_or_else(|| "none".into())}</span></li>
-                                    }).collect_view()}
-                                </ul>
-                                <p class="muted small">{if farm.black_hole_fix { "Black-hole fix on" } else { "Black-hole fix OFF" }}</p>
-                            </div>
-                        }.into_any(),
-                    }
-                })}
-            </Transition>
-        </section>
     }
 }

@@ -19,6 +19,7 @@ pub mod lms_evaluators;
 pub mod lms_server;
 pub mod lms_store;
 pub mod login;
+pub mod overview_cards;
 pub mod users;
 
 use leptos::prelude::*;

@@ -23,6 +23,7 @@ mod durable;
 mod gslb;
 mod live;
 mod origin;
+mod overview;
 mod postgres;
 mod replicas;
 mod router;

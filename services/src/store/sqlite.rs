@@ -40,6 +40,9 @@ pub async fn connect(url: &str) -> Result<SqlitePool> {
     let pool = SqlitePoolOptions::new()
         // An in-memory database lives in one connection only.
         .max_connections(if in_memory { 1 } else { 8 })
+        // A connection to a local file does not go stale: no ping before each use (it was
+        // a round trip to the connection's thread for every query of every page).
+        .test_before_acquire(false)
         .connect_with(options)
         .await?;
     MIGRATOR

@@ -137,7 +137,6 @@ impl TestApp {
             .await
     }
 
-    /// Signs in and returns the `name=value` of the session cookie.
     /// Waits until every event the run has emitted is stored (at most 30 s).
     pub async fn stored(&self) {
         let runtime = &self.services.runtime;
@@ -155,6 +154,7 @@ impl TestApp {
         }
     }
 
+    /// Signs in and returns the `name=value` of the session cookie.
     pub async fn sign_in(&self, username: &str) -> String {
         let response = self
             .post_form(

@@ -1,0 +1,46 @@
+//! The overview's cards in one read (JSON at `/api/overview` for scripts too).
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::model::overview::Overview;
+
+/// What needs attention and each engine's summary at the instant shown (`at`, `run`: the
+/// time bar; the live run now by default), with each engine's recent changes in the live run.
+/// Every engine's state is read once, in one query of the estate, for every card.
+#[server(endpoint = "overview", input = crate::api::codec::Form)]
+pub async fn overview_cards(at: Option<String>, run: Option<i64>) -> Result<Overview, AppError> {
+    use crate::api::activity::activity_view;
+    use crate::auth::read_only;
+    use crate::model::attention;
+    use crate::model::overview::{AutoscaleSummary, GslbSummary, LhcSummary, LmsSummary};
+    read_only("overview", engine::Role::Viewer, |services, _| async move {
+        let estate = crate::time_travel::estate(&services, at, run).await?;
+        let mut overview = estate
+            .query(|sim| {
+                let rls = sim.lhc().resource_locations();
+                let farm = sim.lms().farm();
+                let topology = sim.gslb().topology();
+                let groups = sim.autoscale().groups();
+                let mut items = attention::resource_locations(&rls);
+                items.extend(attention::farm(&farm));
+                items.extend(attention::gslb(&topology));
+                items.extend(attention::autoscale(&groups));
+                Overview {
+                    attention: attention::sorted(items),
+                    lhc: LhcSummary::of(&rls),
+                    lms: LmsSummary::of(&farm),
+                    gslb: GslbSummary::of(&topology),
+                    autoscale: AutoscaleSummary::of(&groups),
+                    activity: Vec::new(),
+                }
+            })
+            .await?;
+        overview.activity = engine::EngineId::ALL
+            .into_iter()
+            .map(|id| activity_view(&services, id))
+            .collect();
+        Ok(overview)
+    })
+    .await
+}
