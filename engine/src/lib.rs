@@ -93,6 +93,7 @@ pub mod clock;
 pub mod core;
 pub mod duration;
 pub mod event;
+pub mod flap;
 pub mod gslb;
 pub mod lhc;
 pub mod lms;
