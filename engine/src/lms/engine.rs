@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::config::rules::builtin_rules;
-use super::config::LmsConfig;
+use super::config::{LmsConfig, LoadFormula};
 use super::model::{App, Server, Session, Storm, TimerEntry, Zone};
 use super::placement::{key, AppIndex, Status};
 use super::rules::{Evaluator, Inputs};
@@ -262,6 +262,13 @@ impl LmsEngine {
     /// The rule loads of server `s` under evaluator `e` at `now`.
     pub(crate) fn rule_loads_of(&self, s: usize, e: usize, now: u64) -> Vec<f64> {
         self.evaluators[e].rule_loads(&self.inputs(s, now))
+    }
+
+    /// The load index of server `s` under its own evaluator at `now`, with `formula` whatever
+    /// the farm's (the formula audit).
+    pub(crate) fn index_with(&self, s: usize, formula: LoadFormula, now: u64) -> u32 {
+        let e = &self.evaluators[self.servers[s].evaluator as usize];
+        e.index(&self.inputs(s, now), formula)
     }
 
     /// The load index of server `s` under evaluator `e` at `now`.

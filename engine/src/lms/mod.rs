@@ -19,6 +19,7 @@
 
 pub mod ab;
 pub mod actions;
+mod audit;
 mod bench;
 mod cadence;
 pub mod config;

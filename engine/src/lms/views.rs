@@ -392,3 +392,64 @@ pub struct AbReport {
     /// Without the fix.
     pub fix_off: AbRun,
 }
+
+/// One server in the formula audit: its load index under each formula.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRow {
+    /// Host.
+    pub host: String,
+    /// Zone id.
+    pub zone: String,
+    /// The server's evaluator.
+    pub evaluator: String,
+    /// Load index under `max + 5% x sum(others)` (the seed's).
+    pub sum: u32,
+    /// Load index under `max + 5% x average(others)` (the 7.x product's).
+    pub average: u32,
+}
+
+/// Where an audit's launches went on one server, under each formula.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditPlacement {
+    /// Host.
+    pub host: String,
+    /// Launches placed there under the sum formula.
+    pub sum: u32,
+    /// Launches placed there under the average formula.
+    pub average: u32,
+}
+
+/// A launch the two formulas place differently (`None`: refused).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchDifference {
+    /// Which launch, from 1.
+    pub launch: u32,
+    /// Its server under the sum formula.
+    pub sum: Option<String>,
+    /// Its server under the average formula.
+    pub average: Option<String>,
+}
+
+/// The formula audit: every server's index under both formulas and where the next launches
+/// would go under each.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormulaAudit {
+    /// The farm's formula now.
+    pub in_force: LoadFormula,
+    /// The application the launches were for.
+    pub app: String,
+    /// Launches placed under each formula.
+    pub launches: u32,
+    /// Every server, configuration order.
+    pub rows: Vec<AuditRow>,
+    /// Servers that got launches under either formula.
+    pub placements: Vec<AuditPlacement>,
+    /// Launches refused under the sum formula.
+    pub rejected_sum: u32,
+    /// Launches refused under the average formula.
+    pub rejected_average: u32,
+    /// Launches placed differently.
+    pub differing: u32,
+    /// The first differing launches (at most 20), in order.
+    pub differences: Vec<LaunchDifference>,
+}
