@@ -6,7 +6,7 @@
 use core::fmt::Display;
 use core::str::FromStr;
 
-use engine::{parse_duration, SimDuration};
+use engine::{parse_duration, EngineId, SimDuration};
 use serde::de::DeserializeOwned;
 
 use crate::error::AppError;
@@ -68,6 +68,14 @@ pub fn duration(v: &str, field: &str) -> Result<SimDuration, AppError> {
 pub fn choice<T: DeserializeOwned>(v: &str, field: &str, allowed: &str) -> Result<T, AppError> {
     serde_json::from_value(serde_json::Value::String(v.trim().to_owned()))
         .map_err(|_| AppError::invalid(field, format!("must be {allowed}")))
+}
+
+/// An engine's name (`core`, `lhc`, ...); refused with `must be one of core, lhc, ...`.
+pub fn engine_name(v: &str, field: &str) -> Result<EngineId, AppError> {
+    v.trim().parse::<EngineId>().map_err(|_| {
+        let names: Vec<&str> = EngineId::ALL.iter().map(|e| e.as_str()).collect();
+        AppError::invalid(field, format!("must be one of {}", names.join(", ")))
+    })
 }
 
 #[cfg(test)]

@@ -10,10 +10,7 @@ use crate::model::activity::ActivityView;
 pub async fn engine_activity(engine: String) -> Result<ActivityView, AppError> {
     use crate::auth::read_only;
     read_only("activity", engine::Role::Viewer, |services, _| async move {
-        let id: engine::EngineId = engine.parse().map_err(|_| {
-            let names: Vec<&str> = engine::EngineId::ALL.iter().map(|e| e.as_str()).collect();
-            AppError::invalid("engine", format!("must be one of {}", names.join(", ")))
-        })?;
+        let id = crate::form::engine_name(&engine, "engine")?;
         Ok(activity_view(&services, id))
     })
     .await

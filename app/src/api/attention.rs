@@ -21,11 +21,12 @@ pub async fn attention(
             let estate = crate::time_travel::estate(&services, at, run).await?;
             Ok(estate
                 .query(|sim| {
-                    let mut items = attention::resource_locations(&sim.lhc().resource_locations());
-                    items.extend(attention::farm(&sim.lms().farm()));
-                    items.extend(attention::gslb(&sim.gslb().topology()));
-                    items.extend(attention::autoscale(&sim.autoscale().groups()));
-                    attention::sorted(items)
+                    attention::all(
+                        &sim.lhc().resource_locations(),
+                        &sim.lms().farm(),
+                        &sim.gslb().topology(),
+                        &sim.autoscale().groups(),
+                    )
                 })
                 .await?)
         },

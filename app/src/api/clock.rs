@@ -132,6 +132,7 @@ pub async fn recent_events(
 ) -> Result<Vec<EventRow>, AppError> {
     use crate::auth::read_only;
     use crate::components::live::is_heartbeat;
+    use crate::form::{engine_name, optional};
     read_only(
         "events.recent",
         engine::Role::Viewer,
@@ -142,14 +143,9 @@ pub async fn recent_events(
                     format!("must be 1 to {MAX_RECENT}"),
                 ));
             }
-            let engine = match engine.as_deref().map(str::trim) {
-                None | Some("") => None,
-                Some(name) => Some(name.parse::<engine::EngineId>().map_err(|_| {
-                    let names: Vec<&str> =
-                        engine::EngineId::ALL.iter().map(|e| e.as_str()).collect();
-                    AppError::invalid("engine", format!("must be one of {}", names.join(", ")))
-                })?),
-            };
+            let engine = optional(&engine)
+                .map(|name| engine_name(name, "engine"))
+                .transpose()?;
             let heartbeats = heartbeats.unwrap_or(true);
             let run_id = services.runtime.run().id;
             let persisted = services.runtime.status().events_persisted;

@@ -22,12 +22,8 @@ pub async fn overview_cards(at: Option<String>, run: Option<i64>) -> Result<Over
                 let farm = sim.lms().farm();
                 let topology = sim.gslb().topology();
                 let groups = sim.autoscale().groups();
-                let mut items = attention::resource_locations(&rls);
-                items.extend(attention::farm(&farm));
-                items.extend(attention::gslb(&topology));
-                items.extend(attention::autoscale(&groups));
                 Overview {
-                    attention: attention::sorted(items),
+                    attention: attention::all(&rls, &farm, &topology, &groups),
                     lhc: LhcSummary::of(&rls),
                     lms: LmsSummary::of(&farm),
                     gslb: GslbSummary::of(&topology),

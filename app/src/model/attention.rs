@@ -228,6 +228,20 @@ pub fn autoscale(groups: &[GroupView]) -> Vec<AttentionItem> {
     items
 }
 
+/// Every item of the four engines' states, most serious first ([`sorted`]).
+pub fn all(
+    rls: &[RlView],
+    farm_view: &FarmView,
+    topology: &TopologyView,
+    groups: &[GroupView],
+) -> Vec<AttentionItem> {
+    let mut items = resource_locations(rls);
+    items.extend(farm(farm_view));
+    items.extend(gslb(topology));
+    items.extend(autoscale(groups));
+    sorted(items)
+}
+
 /// Every item, most serious first (then by engine and subject, so the order is stable).
 pub fn sorted(mut items: Vec<AttentionItem>) -> Vec<AttentionItem> {
     items.sort_by(|a, b| {

@@ -7,7 +7,7 @@ use engine::{parse_duration, EngineId, Role, Speed};
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
-use crate::form::optional;
+use crate::form::{engine_name, optional};
 
 pub mod activity;
 pub mod attention;
@@ -221,11 +221,7 @@ impl HistoryQuery {
             })
             .transpose()?;
         let engine = optional(&self.engine)
-            .map(|e| {
-                e.parse::<EngineId>().map_err(|_| {
-                    AppError::invalid("engine", "must be one of core, lhc, lms, gslb, autoscale")
-                })
-            })
+            .map(|e| engine_name(e, "engine"))
             .transpose()?;
         let time = |field: &str, v: &Option<String>| {
             optional(v)

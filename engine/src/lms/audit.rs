@@ -6,7 +6,6 @@
 use super::config::LoadFormula;
 use super::engine::LmsEngine;
 use super::preview::MAX_PREVIEW_LAUNCHES;
-use super::sessions::Launch;
 use super::views::{AuditPlacement, AuditRow, FormulaAudit, LaunchDifference};
 use crate::action::error::ActionError;
 use crate::scenario::check::invalid;
@@ -66,17 +65,25 @@ impl LmsEngine {
                 average: host(average[i]),
             })
             .collect();
-        let count = |seq: &[Option<u32>], s: usize| {
-            let n = seq.iter().filter(|p| **p == Some(s as u32)).count();
-            u32::try_from(n).unwrap_or(u32::MAX)
-        };
-        let placements = (0..self.servers.len())
-            .map(|s| AuditPlacement {
+        // Launches per server under each formula, and refusals.
+        let mut per_server = vec![(0u32, 0u32); self.servers.len()];
+        for (s, a) in sum.iter().zip(&average) {
+            if let Some(s) = s {
+                per_server[*s as usize].0 += 1;
+            }
+            if let Some(a) = a {
+                per_server[*a as usize].1 += 1;
+            }
+        }
+        let placements = per_server
+            .iter()
+            .enumerate()
+            .filter(|(_, (by_sum, by_average))| *by_sum > 0 || *by_average > 0)
+            .map(|(s, (by_sum, by_average))| AuditPlacement {
                 host: self.servers[s].host.clone(),
-                sum: count(&sum, s),
-                average: count(&average, s),
+                sum: *by_sum,
+                average: *by_average,
             })
-            .filter(|p| p.sum > 0 || p.average > 0)
             .collect();
         let refused = |seq: &[Option<u32>]| {
             u32::try_from(seq.iter().filter(|p| p.is_none()).count()).unwrap_or(u32::MAX)
@@ -100,21 +107,8 @@ impl LmsEngine {
         let mut farm = self.clone();
         farm.cfg.formula = formula;
         let all: Vec<usize> = (0..farm.servers.len()).collect();
-        let now = farm.now;
-        farm.reevaluate(&all, now);
-        let mut sink = Vec::new();
-        (0..launches)
-            .map(|_| {
-                let user = farm.new_user();
-                let ip = u32::from(farm.client_ip());
-                let placed = match farm.launch(user, app, ip, now, None, &mut sink) {
-                    Launch::Placed(s) | Launch::Reconnected(s) => Some(s),
-                    Launch::Rejected => None,
-                };
-                sink.clear();
-                placed
-            })
-            .collect()
+        farm.reevaluate(&all, farm.now);
+        farm.place_launches(app, launches)
     }
 }
 

@@ -110,20 +110,34 @@ impl LmsEngine {
         })
     }
 
+    /// Places `launches` launches of `app` at the current instant, each by a new user from a
+    /// client address of the farm's stream: the server of each, or `None` when refused.
+    pub(crate) fn place_launches(&mut self, app: usize, launches: u32) -> Vec<Option<u32>> {
+        let mut sink = Vec::new();
+        let now = self.now;
+        (0..launches)
+            .map(|_| {
+                let user = self.new_user();
+                let ip = u32::from(self.client_ip());
+                let placed = match self.launch(user, app, ip, now, None, &mut sink) {
+                    Launch::Placed(s) | Launch::Reconnected(s) => Some(s),
+                    Launch::Rejected => None,
+                };
+                sink.clear();
+                placed
+            })
+            .collect()
+    }
+
     /// Places `launches` launches of `app` at the current instant; counts per server.
     fn what_if(mut self, app: usize, launches: u32) -> (Vec<PlacementCount>, u32) {
         let mut counts = vec![0u32; self.servers.len()];
         let mut rejected = 0;
-        let mut sink = Vec::new();
-        let now = self.now;
-        for _ in 0..launches {
-            let user = self.new_user();
-            let ip = u32::from(self.client_ip());
-            match self.launch(user, app, ip, now, None, &mut sink) {
-                Launch::Placed(s) | Launch::Reconnected(s) => counts[s as usize] += 1,
-                Launch::Rejected => rejected += 1,
+        for placed in self.place_launches(app, launches) {
+            match placed {
+                Some(s) => counts[s as usize] += 1,
+                None => rejected += 1,
             }
-            sink.clear();
         }
         let list = counts
             .iter()
