@@ -61,3 +61,31 @@ test("an operator's actions are in the audit log, which an admin reads", async (
   await expect(row).toContainText("operator");
   await expect(row).toContainText("drill starts");
 });
+
+test("the feed's filters ask the server for one engine's rows, heartbeats hidden until asked for", async ({ page }) => {
+  await signIn(page, "viewer");
+  const rows = page.locator("#live-feed tbody tr");
+  const heartbeatRows = page.locator("#live-feed tbody tr td:nth-child(4)").filter({ hasText: /^heartbeat$/ });
+  await expect(rows.first()).toBeVisible();
+  await expect(heartbeatRows).toHaveCount(0);
+
+  // One engine: the server is asked for it, and every row shown is of that engine.
+  const askedForCore = page.waitForRequest(
+    (r) => r.url().endsWith("/api/recent_events") && (r.postData() ?? "").includes("engine=core"),
+  );
+  await page.locator("select[name=feed-engine]").selectOption("core");
+  await askedForCore;
+  await expect(page.locator("#live-feed tbody tr:not(.engine-core):not(:has(td.empty))")).toHaveCount(0);
+
+  // Heartbeats asked for: the demo's core heartbeats (every 30 simulated seconds) appear.
+  const askedForHeartbeats = page.waitForRequest(
+    (r) => r.url().endsWith("/api/recent_events") && (r.postData() ?? "").includes("heartbeats=true"),
+  );
+  await page.locator("input[name=feed-heartbeats]").check();
+  await askedForHeartbeats;
+  await expect(heartbeatRows.first()).toBeVisible();
+  await expect(page.locator("#live-feed tbody tr:not(.engine-core)")).toHaveCount(0);
+
+  await page.locator("input[name=feed-heartbeats]").uncheck();
+  await expect(heartbeatRows).toHaveCount(0);
+});
