@@ -62,13 +62,16 @@ impl FlapSettings {
         }
         let pct = |v: f64| v.is_finite() && (0.0..=100.0).contains(&v);
         if !pct(self.low_pct) {
-            return Err(("low", format!("must be 0 to 100 %, not {}", self.low_pct)));
+            return Err((
+                "low_pct",
+                format!("must be 0 to 100 %, not {}", self.low_pct),
+            ));
         }
         if !pct(self.high_pct) || self.high_pct <= self.low_pct {
             return Err((
-                "high",
+                "high_pct",
                 format!(
-                    "must be above low ({} %) and at most 100 %, not {}",
+                    "must be above low_pct ({} %) and at most 100 %, not {}",
                     self.low_pct, self.high_pct
                 ),
             ));
@@ -142,6 +145,8 @@ impl FlapChange {
 pub struct FlapDetector<S> {
     settings: FlapSettings,
     window: VecDeque<S>,
+    /// State changes between neighbours of the window, kept as checks come and go.
+    changes: u32,
     flapping: bool,
 }
 
@@ -151,8 +156,20 @@ impl<S: PartialEq> FlapDetector<S> {
         FlapDetector {
             settings,
             window: VecDeque::with_capacity(settings.checks),
+            changes: 0,
             flapping: false,
         }
+    }
+
+    /// The latest state checked.
+    pub fn last(&self) -> Option<&S> {
+        self.window.back()
+    }
+
+    /// Not flapping and no change in the window: more checks of the same state change
+    /// nothing, so they may be skipped.
+    pub fn is_quiet(&self) -> bool {
+        self.changes == 0 && !self.flapping
     }
 
     /// Whether the subject is flapping now.
@@ -162,8 +179,7 @@ impl<S: PartialEq> FlapDetector<S> {
 
     /// State changes in the window, unweighted.
     pub fn changes(&self) -> u32 {
-        let pairs = self.window.iter().zip(self.window.iter().skip(1));
-        pairs.filter(|(a, b)| a != b).count() as u32
+        self.changes
     }
 
     /// The weighted percentage of state changes in the window (0 to 100). Each change
@@ -197,9 +213,19 @@ impl<S: PartialEq> FlapDetector<S> {
     /// Records one check of the subject's state; says when it starts or stops flapping.
     pub fn check(&mut self, state: S) -> Option<FlapChange> {
         if self.window.len() == self.settings.checks {
-            self.window.pop_front();
+            if let (Some(old), Some(next)) = (self.window.pop_front(), self.window.front()) {
+                if old != *next {
+                    self.changes -= 1;
+                }
+            }
+        }
+        if self.window.back().is_some_and(|last| *last != state) {
+            self.changes += 1;
         }
         self.window.push_back(state);
+        if self.changes == 0 && !self.flapping {
+            return None;
+        }
         let percent = self.percent();
         let transition = if !self.flapping && percent > self.settings.high_pct {
             FlapTransition::Started
@@ -216,6 +242,27 @@ impl<S: PartialEq> FlapDetector<S> {
             percent,
             settings: self.settings,
         })
+    }
+}
+
+impl<S: PartialEq + Clone> FlapDetector<S> {
+    /// After how many more checks finding `state` the subject starts or stops flapping;
+    /// `None` if it never would. Only the first of those checks can start flapping (later
+    /// ones only age the window's changes), and a flapping subject stops within a window.
+    pub fn checks_until_transition(&self, state: &S) -> Option<usize> {
+        if self.is_quiet() && self.last() == Some(state) {
+            return None;
+        }
+        let mut probe = self.clone();
+        for n in 1..=self.settings.checks + 1 {
+            if probe.check(state.clone()).is_some() {
+                return Some(n);
+            }
+            if !probe.flapping {
+                return None;
+            }
+        }
+        None
     }
 }
 
@@ -388,28 +435,28 @@ mod tests {
                     low_pct: -1.0,
                     ..ok
                 },
-                "low",
+                "low_pct",
             ),
             (
                 FlapSettings {
                     low_pct: f64::NAN,
                     ..ok
                 },
-                "low",
+                "low_pct",
             ),
             (
                 FlapSettings {
                     high_pct: 25.0,
                     ..ok
                 },
-                "high",
+                "high_pct",
             ),
             (
                 FlapSettings {
                     high_pct: 100.5,
                     ..ok
                 },
-                "high",
+                "high_pct",
             ),
         ];
         for (settings, field) in cases {
@@ -432,6 +479,23 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_kept_change_count_and_the_predicted_transition_are_right(
+            states in proptest::collection::vec(0u8..3, 0..120),
+            next in 0u8..3,
+        ) {
+            let mut d = FlapDetector::new(FlapSettings { checks: 9, ..FlapSettings::default() });
+            for state in states {
+                d.check(state);
+                let recount = d.window.iter().zip(d.window.iter().skip(1)).filter(|(a, b)| a != b).count();
+                prop_assert_eq!(d.changes() as usize, recount);
+            }
+            // Checking `next` again and again transitions exactly when predicted.
+            let predicted = d.checks_until_transition(&next);
+            let actual = (1..=20).find(|_| d.check(next).is_some());
+            prop_assert_eq!(predicted, actual);
+        }
+
         #[test]
         fn a_steady_subject_never_flaps(n in 1usize..200, checks in MIN_CHECKS..=MAX_CHECKS) {
             let s = FlapSettings { checks, ..FlapSettings::default() };

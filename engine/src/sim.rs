@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::action::{Action, ActionError, TimedAction};
+use crate::attention::{Attention, Engines, FlappingSubject};
 use crate::autoscale::AutoscaleEngine;
 use crate::clock::SimTime;
 use crate::core::CoreEngine;
@@ -40,6 +41,8 @@ pub struct Simulation {
     lms: LmsEngine,
     gslb: GslbEngine,
     autoscale: AutoscaleEngine,
+    /// Flap detection over the engines' subjects.
+    attention: Attention,
     /// Pending actions keyed by (time, scheduling order).
     timeline: BTreeMap<(SimTime, u64), TimedAction>,
     scheduled: u64,
@@ -61,6 +64,7 @@ impl Simulation {
             lms: LmsEngine::new(&scenario.lms, &rng),
             gslb: GslbEngine::new(&scenario.gslb, &rng),
             autoscale: AutoscaleEngine::new(&scenario.autoscale, &rng),
+            attention: Attention::new(&scenario.attention),
             timeline: BTreeMap::new(),
             scheduled: 0,
         };
@@ -108,6 +112,11 @@ impl Simulation {
         &self.autoscale
     }
 
+    /// The subjects flapping now, by engine then subject.
+    pub fn flapping(&self) -> Vec<FlappingSubject> {
+        self.attention.flapping(&self.watched())
+    }
+
     /// Answers a real DNS query now (the ADNS responder): the GSLB engine advances its
     /// round robin and logs the answer (coalesced `adns.answered` events, emitted at the next
     /// advance).
@@ -141,6 +150,7 @@ impl Simulation {
             .iter()
             .filter_map(|e| e.next_wakeup())
             .chain(action)
+            .chain(self.attention.next_wakeup())
             .min()
     }
 
@@ -180,6 +190,17 @@ impl Simulation {
         self.dispatch(self.now, &action, actor.as_deref(), &mut events)?;
         let mut out = Vec::with_capacity(events.len() + 1);
         self.start(&mut out);
+        // Checks due up to now saw the state before the action.
+        let watched = Engines {
+            lhc: &self.lhc,
+            lms: &self.lms,
+            gslb: &self.gslb,
+            autoscale: &self.autoscale,
+        };
+        self.attention.catch_up(self.now, &watched, &mut out);
+        if !events.is_empty() {
+            self.after_events(action.engine());
+        }
         out.extend(events);
         Ok(out)
     }
@@ -205,13 +226,24 @@ impl Simulation {
 
     /// Due actions, then due engines, at instant `t`.
     fn run_instant(&mut self, t: SimTime, out: &mut Vec<Event>) {
+        let watched = Engines {
+            lhc: &self.lhc,
+            lms: &self.lms,
+            gslb: &self.gslb,
+            autoscale: &self.autoscale,
+        };
+        self.attention.catch_up(t, &watched, out);
+        let mut emitted = [false; EngineId::ALL.len()];
         while let Some(entry) = self.timeline.first_entry() {
             if entry.key().0 > t {
                 break;
             }
             let timed = entry.remove();
             let actor = timed.actor.as_deref();
-            if let Err(err) = self.dispatch(t, &timed.action, actor, out) {
+            let before = out.len();
+            let result = self.dispatch(t, &timed.action, actor, out);
+            emitted[timed.action.engine() as usize] |= out.len() > before;
+            if let Err(err) = result {
                 let details = json!({
                     "action": timed.action.kind(),
                     "error": err.to_string(),
@@ -228,7 +260,9 @@ impl Simulation {
         }
         for engine in self.engines_mut() {
             if engine.next_wakeup().is_some_and(|w| w <= t) {
+                let before = out.len();
                 engine.advance(t, out);
+                emitted[engine.id() as usize] |= out.len() > before;
                 debug_assert!(
                     engine.next_wakeup().is_none_or(|w| w > t),
                     "engine {} did not move past {t}",
@@ -236,6 +270,32 @@ impl Simulation {
                 );
             }
         }
+        for engine in EngineId::ALL {
+            if emitted[engine as usize] {
+                self.after_events(engine);
+            }
+        }
+    }
+
+    /// The engines as flap detection reads them.
+    fn watched(&self) -> Engines<'_> {
+        Engines {
+            lhc: &self.lhc,
+            lms: &self.lms,
+            gslb: &self.gslb,
+            autoscale: &self.autoscale,
+        }
+    }
+
+    /// `engine` emitted events: its subjects' states may have changed.
+    fn after_events(&mut self, engine: EngineId) {
+        let watched = Engines {
+            lhc: &self.lhc,
+            lms: &self.lms,
+            gslb: &self.gslb,
+            autoscale: &self.autoscale,
+        };
+        self.attention.sample(engine, &watched);
     }
 
     /// Routes the action to the engine it is for; that engine attributes the events the

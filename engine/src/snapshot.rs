@@ -59,7 +59,7 @@ use crate::sim::Simulation;
 pub const SNAPSHOT_MAGIC: [u8; 8] = *b"SWYDSNAP";
 
 /// The snapshot format this build writes and reads.
-pub const SNAPSHOT_VERSION: u32 = 1;
+pub const SNAPSHOT_VERSION: u32 = 2;
 
 /// Magic, version and checksum.
 const HEADER_LEN: usize = 20;

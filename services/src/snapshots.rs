@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use engine::{SimTime, Simulation, Speed};
+use engine::{SimTime, Simulation, SnapshotError, Speed};
 
 use crate::error::{Result, ServiceError};
 use crate::store::{now_text, on_conn, on_pool, to_i64, Conn, Store};
@@ -108,10 +108,23 @@ pub async fn latest(store: &Store, run_id: i64, at: Option<SimTime>) -> Result<O
             format!("run {run_id}: snapshot {id} cannot be read: {message}"),
         )
     };
-    let sim = tokio::task::spawn_blocking(move || Simulation::restore(&bytes))
+    let restored = tokio::task::spawn_blocking(move || Simulation::restore(&bytes))
         .await
-        .map_err(|e| fail(e.to_string()))?
         .map_err(|e| fail(e.to_string()))?;
+    let sim = match restored {
+        Ok(sim) => sim,
+        // Written by a build whose state had another shape: the run is rebuilt from its
+        // start and journal instead (slower, same result).
+        Err(e @ SnapshotError::Version { .. }) => {
+            tracing::warn!(
+                run_id,
+                snapshot = id,
+                "snapshot skipped: {e}; replaying the run from its start"
+            );
+            return Ok(None);
+        }
+        Err(e) => return Err(fail(e.to_string())),
+    };
     let per_engine = serde_json::from_str(&per_engine).map_err(|e| fail(e.to_string()))?;
     let (Ok(journal_seq), Ok(event_seq)) = (u64::try_from(journal_seq), u64::try_from(event_seq))
     else {

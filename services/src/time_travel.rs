@@ -304,7 +304,7 @@ pub async fn rebuild(
         return Err(ServiceError::OutOfRange {
             field: "run".into(),
             message: format!(
-                "run {run_id} was recorded before snapshots were kept: its past cannot be rebuilt"
+                "run {run_id} has no snapshot this build can read (recorded before snapshots were kept, or by a build with another snapshot format): its past cannot be rebuilt"
             ),
         });
     };

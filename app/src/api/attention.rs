@@ -26,6 +26,7 @@ pub async fn attention(
                         &sim.lms().farm(),
                         &sim.gslb().topology(),
                         &sim.autoscale().groups(),
+                        &sim.flapping(),
                     )
                 })
                 .await?)

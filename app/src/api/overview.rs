@@ -23,7 +23,7 @@ pub async fn overview_cards(at: Option<String>, run: Option<i64>) -> Result<Over
                 let topology = sim.gslb().topology();
                 let groups = sim.autoscale().groups();
                 Overview {
-                    attention: attention::all(&rls, &farm, &topology, &groups),
+                    attention: attention::all(&rls, &farm, &topology, &groups, &sim.flapping()),
                     lhc: LhcSummary::of(&rls),
                     lms: LmsSummary::of(&farm),
                     gslb: GslbSummary::of(&topology),

@@ -1,6 +1,7 @@
 //! What needs attention now, across the four engines: the overview's first card. Each item
 //! says what is wrong in words, how serious it is and where to look; a steady estate has none.
 
+use engine::attention::FlappingSubject;
 use engine::autoscale::views::GroupView;
 use engine::gslb::config::SiteRole;
 use engine::gslb::views::TopologyView;
@@ -228,17 +229,51 @@ pub fn autoscale(groups: &[GroupView]) -> Vec<AttentionItem> {
     items
 }
 
-/// Every item of the four engines' states, most serious first ([`sorted`]).
+/// Subjects flapping now (flap detection, `[attention]` of the scenario).
+pub fn flapping(subjects: &[FlappingSubject]) -> Vec<AttentionItem> {
+    subjects
+        .iter()
+        .map(|s| {
+            let (what, href) = match s.kind.as_str() {
+                "resource_location" => ("Resource location", format!("/lhc/{}", s.name)),
+                "connector" => ("Cloud Connector", "/lhc".to_owned()),
+                "zone" => ("Zone data collector of", "/lms".to_owned()),
+                "site" => ("GSLB site", format!("/gslb/sites/{}", s.name)),
+                "child" => ("GSLB child", format!("/gslb/sites/{}", s.name)),
+                "mep_link" => ("MEP link", "/gslb".to_owned()),
+                _ => {
+                    let group = s.name.split('/').next().unwrap_or_default();
+                    ("Autoscale cluster", format!("/autoscale/{group}"))
+                }
+            };
+            item(
+                Severity::Warning,
+                s.engine.as_str(),
+                &s.name,
+                format!(
+                    "{what} {} is flapping: {} state changes in its window ({} % weighted); now {}",
+                    s.name, s.changes, s.percent, s.state
+                ),
+                href,
+            )
+        })
+        .collect()
+}
+
+/// Every item of the four engines' states and of flap detection, most serious first
+/// ([`sorted`]).
 pub fn all(
     rls: &[RlView],
     farm_view: &FarmView,
     topology: &TopologyView,
     groups: &[GroupView],
+    flapping_now: &[FlappingSubject],
 ) -> Vec<AttentionItem> {
     let mut items = resource_locations(rls);
     items.extend(farm(farm_view));
     items.extend(gslb(topology));
     items.extend(autoscale(groups));
+    items.extend(flapping(flapping_now));
     sorted(items)
 }
 
@@ -257,6 +292,73 @@ mod tests {
 
     fn at(severity: Severity, engine: &str, subject: &str) -> AttentionItem {
         item(severity, engine, subject, String::new(), String::new())
+    }
+
+    #[test]
+    fn each_flapping_subject_is_a_warning_naming_it_with_a_link_to_its_page() {
+        let subject = |engine, kind: &str, name: &str| FlappingSubject {
+            engine,
+            kind: kind.to_owned(),
+            name: name.to_owned(),
+            changes: 6,
+            percent: 41.5,
+            state: "Extended HA".to_owned(),
+        };
+        use engine::EngineId::{Autoscale, Gslb, Lhc, Lms};
+        let cases = [
+            (
+                subject(Lhc, "resource_location", "paris"),
+                "lhc",
+                "/lhc/paris",
+                "Resource location paris is flapping",
+            ),
+            (
+                subject(Lhc, "connector", "cc1.example.com"),
+                "lhc",
+                "/lhc",
+                "Cloud Connector cc1.example.com is flapping",
+            ),
+            (
+                subject(Lms, "zone", "z1"),
+                "lms",
+                "/lms",
+                "Zone data collector of z1 is flapping",
+            ),
+            (
+                subject(Gslb, "mep_link", "P1-P2"),
+                "gslb",
+                "/gslb",
+                "MEP link P1-P2 is flapping",
+            ),
+            (
+                subject(Gslb, "child", "C1"),
+                "gslb",
+                "/gslb/sites/C1",
+                "GSLB child C1 is flapping",
+            ),
+            (
+                subject(Autoscale, "cluster", "web/a"),
+                "autoscale",
+                "/autoscale/web",
+                "Autoscale cluster web/a is flapping",
+            ),
+        ];
+        for (s, engine, href, start) in cases {
+            let items = flapping(std::slice::from_ref(&s));
+            assert_eq!(items.len(), 1);
+            let i = &items[0];
+            assert_eq!(
+                (i.severity, i.engine.as_str(), i.href.as_str()),
+                (Severity::Warning, engine, href)
+            );
+            assert!(i.text.starts_with(start), "{}", i.text);
+            assert!(
+                i.text
+                    .ends_with("6 state changes in its window (41.5 % weighted); now Extended HA"),
+                "{}",
+                i.text
+            );
+        }
     }
 
     #[test]

@@ -201,6 +201,7 @@ pub(crate) fn scale_out(
     let details = records_details(ctx, c, new_ips);
     out.push(ev(now, ctx.name, "records.added", details));
     c.sample.decisions += 1;
+    c.last_scale = Some(Direction::Out);
     decided(c, now, "scale_out", reason);
 }
 
@@ -272,6 +273,7 @@ pub(crate) fn scale_in(
     let details = records_details(ctx, c, removed_ips);
     out.push(ev(now, ctx.name, "records.removed", details));
     c.sample.decisions += 1;
+    c.last_scale = Some(Direction::In);
     decided(c, now, "scale_in", reason);
 }
 

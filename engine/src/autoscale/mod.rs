@@ -29,6 +29,7 @@ mod model;
 mod operations;
 mod query;
 pub mod views;
+mod watched;
 mod whatif;
 
 pub use actions::AutoscaleAction;

@@ -113,6 +113,8 @@ pub(crate) struct Cluster {
     /// A decision due at the node limit was reported (once per breach).
     pub(crate) limit_reported: Option<Direction>,
     pub(crate) last_decision: Option<DecisionView>,
+    /// The direction of the latest scale event (what flap detection watches).
+    pub(crate) last_scale: Option<Direction>,
     pub(crate) sample: Sample,
 }
 
@@ -291,6 +293,7 @@ impl Group {
                 skip: None,
                 limit_reported: None,
                 last_decision: None,
+                last_scale: None,
                 sample: Sample::default(),
             };
             for _ in 0..cfg.min_nodes {

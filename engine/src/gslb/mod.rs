@@ -30,6 +30,7 @@ mod query;
 mod replay;
 pub mod version;
 pub mod views;
+mod watched;
 
 pub use actions::GslbAction;
 pub use cli::{export_cli, parse_cli, CliError};

@@ -36,6 +36,7 @@ mod storefront;
 mod sync;
 mod vdas;
 pub mod views;
+mod watched;
 
 pub use actions::LhcAction;
 pub use config::LhcConfig;

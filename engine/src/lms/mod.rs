@@ -35,6 +35,7 @@ pub mod series;
 mod sessions;
 mod storms;
 pub mod views;
+mod watched;
 
 pub use ab::black_hole_ab;
 pub use actions::{LmsAction, SpikeCounter};

@@ -30,6 +30,7 @@ use self::location::{line_col, SourceMap};
 use self::meta::{ClockConfig, ScenarioMeta};
 pub use self::warning::Warning;
 use crate::action::TimedAction;
+use crate::attention::AttentionConfig;
 use crate::autoscale::AutoscaleConfig;
 use crate::core::CoreConfig;
 use crate::gslb::GslbConfig;
@@ -66,6 +67,9 @@ pub struct Scenario {
     /// `[autoscale]`: autoscale groups.
     #[serde(default)]
     pub autoscale: AutoscaleConfig,
+    /// `[attention]`: flap detection per engine.
+    #[serde(default)]
+    pub attention: AttentionConfig,
     /// `[[actions]]`: the scenario's own timeline, in file order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<TimedAction>,
@@ -113,6 +117,7 @@ impl Scenario {
         self.lms.validate()?;
         self.gslb.validate()?;
         self.autoscale.validate()?;
+        self.attention.validate()?;
         validate_actions(&self.actions, self)
     }
 
