@@ -61,6 +61,7 @@ command -v /usr/bin/time > /dev/null || { echo "needs GNU time: apt-get install 
 read -r wall rss_kb < "$work/time"
 awk -v w="$wall" -v r="$rss_kb" 'BEGIN {
   printf "autoscale 50 groups x 3 zones, 30 days simulated, events persisted: %.2f s wall, %.0f MiB peak RSS\n", w, r / 1024 }'
+bench/scripts/flap-overhead.sh "autoscale 50 groups x 3 zones, 30 days simulated" "$work/asg.toml" 30d
 python3 - "$work/sim.db" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])

@@ -62,6 +62,7 @@ command -v /usr/bin/time > /dev/null || { echo "needs GNU time: apt-get install 
 read -r wall rss_kb < "$work/time"
 awk -v w="$wall" -v r="$rss_kb" 'BEGIN {
   printf "gslb 32 parents + 1024 children, 24 h simulated, 100 faults, events persisted: %.2f s wall, %.0f MiB peak RSS\n", w, r / 1024 }'
+bench/scripts/flap-overhead.sh "gslb 32 parents + 1024 children, 24 h simulated" "$work/topology.toml" 24h
 python3 - "$work/sim.db" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])

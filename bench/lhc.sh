@@ -23,6 +23,7 @@ read -r wall rss_kb < "$work/time"
 events=$(wc -l < "$work/events.jsonl")
 awk -v w="$wall" -v r="$rss_kb" -v e="$events" 'BEGIN {
   printf "lhc 1M VDAs, 24 h simulated, events persisted: %.2f s wall, %.0f MiB peak RSS, %d events\n", w, r / 1024, e }'
+bench/scripts/flap-overhead.sh "lhc 1M VDAs, 24 h simulated" "$work/estate.toml" 24h
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 db="sqlite://$work/serve.db"

@@ -149,3 +149,45 @@ test("a viewer sees the farm and the overview card but no actions, and a forged 
   const forged = await page.request.post("/api/lms_act", { form: { "input[op]": "reboot", "input[server]": "XA-PAR-01" } });
   expect(forged.status()).toBe(403);
 });
+
+test("a viewer audits the two load-index formulas from the dynamic store, then opens a server with both indexes", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.locator("#mainnav a[href='/lms']").click();
+  await page.getByRole("link", { name: "Dynamic store" }).click();
+  await expect(page).toHaveURL(/\/lms\/store$/);
+  await hydrated(page);
+  const audit = page.locator("#formula-audit");
+  // One row per server of the load table, each with both indexes.
+  const servers = await page.locator("#load-table tbody tr").count();
+  await expect(audit.locator("#audit-indexes tbody tr")).toHaveCount(servers);
+  await expect(audit).toContainText("In force: seed (sum).");
+  await expect(audit.locator("#audit-indexes tbody tr").first().locator("[data-col=average]")).toHaveText(/^\d+$/);
+
+  // A bad number is refused and named; the last answer stays.
+  await audit.locator("input[name=audit-launches]").fill("5000");
+  await audit.getByRole("button", { name: "Audit" }).click();
+  await expect(audit).toContainText("launches");
+  await expect(audit).toContainText("1000");
+
+  await audit.locator("input[name=audit-launches]").fill("30");
+  await audit.locator("select[name=audit-app]").selectOption("Word");
+  await audit.getByRole("button", { name: "Audit" }).click();
+  await expect(audit.locator("#audit-summary")).toContainText(/next 30 launches of Word/);
+  // Every launch is somewhere under each formula: placed on a server or refused.
+  const column = async (n: number) => {
+    const cells = await audit.locator(`#audit-placements tbody tr td:nth-child(${n})`).allTextContents();
+    return cells.map(Number).reduce((a, b) => a + b, 0);
+  };
+  const refused = audit.locator("#audit-placements tbody tr").last();
+  await expect(refused).toContainText("Refused");
+  expect(await column(2)).toBe(30);
+  expect(await column(3)).toBe(30);
+
+  const first = audit.locator("#audit-indexes tbody tr").first();
+  const host = (await first.getAttribute("data-server")) ?? "";
+  await first.getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/lms/servers/${host}$`));
+  await expect(page.locator("#server-now [data-col=index_sum]")).toHaveText(/^\d+$/);
+  await expect(page.locator("#server-now")).toContainText("Index, seed formula: max + 5 % of the sum (in force)");
+  await expect(page.locator("#server-now")).toContainText("Index, 7.x formula: max + 5 % of the average");
+});

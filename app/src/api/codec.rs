@@ -104,6 +104,7 @@ form_arguments!(
     crate::api::lms::LmsSessions,
     crate::api::lms::LmsSettings,
     crate::api::lms::LmsStore,
+    crate::api::lms_audit::LmsFormulaAudit,
     crate::api::overview::OverviewCards,
     crate::api::session::Whoami,
     crate::api::time_travel::TimeExtent,

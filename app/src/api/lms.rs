@@ -147,11 +147,13 @@ pub async fn lms_server(
                             limit: SESSION_PAGE_SIZE,
                             ..SessionQuery::default()
                         });
-                        (server, sessions, lms.farm().formula, sim.now().as_millis())
+                        let indexes = lms.formula_indexes(&server.host);
+                        let formula = lms.farm().formula;
+                        (server, sessions, formula, indexes, sim.now().as_millis())
                     })
                 })
                 .await?;
-            let Some((server, sessions, formula, now_ms)) = now else {
+            let Some((server, sessions, formula, indexes, now_ms)) = now else {
                 return Err(AppError::NotFound(format!("no server `{host}`")));
             };
             let window = estate.window();
@@ -165,6 +167,7 @@ pub async fn lms_server(
             Ok(ServerDetail {
                 server,
                 formula,
+                indexes,
                 now_ms,
                 samples: h.samples,
                 placements: h.placements,

@@ -13,6 +13,7 @@ pub mod gslb;
 pub mod history;
 pub mod lhc;
 pub mod lms;
+pub mod lms_audit;
 pub mod overview;
 pub mod session;
 pub mod time_travel;

@@ -3,7 +3,9 @@
 
 use engine::lms::config::LoadFormula;
 use engine::lms::series::{LoadSample, PlacementRow};
-use engine::lms::views::{EvaluatorView, FarmView, LoadTableRow, ServerView, SessionPage};
+use engine::lms::views::{
+    AuditRow, EvaluatorView, FarmView, LoadTableRow, ServerView, SessionPage,
+};
 use serde::{Deserialize, Serialize};
 
 use super::EventRow;
@@ -15,6 +17,8 @@ pub struct ServerDetail {
     pub server: ServerView,
     /// The farm's formula (for the contributions).
     pub formula: LoadFormula,
+    /// Its load index under each formula now (the formula audit's row).
+    pub indexes: Option<AuditRow>,
     /// Simulated time of this view.
     pub now_ms: u64,
     /// Load samples, oldest first.

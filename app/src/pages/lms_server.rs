@@ -2,7 +2,8 @@
 //! and counters now, the data collector's view and its age, sessions, the placements that
 //! chose or skipped it (and why), its events, and the operator actions on it.
 
-use engine::lms::views::ServerView;
+use engine::lms::config::LoadFormula;
+use engine::lms::views::{AuditRow, ServerView};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -66,6 +67,7 @@ fn Detail(
     let ServerDetail {
         server,
         formula,
+        indexes,
         now_ms,
         samples,
         placements,
@@ -85,7 +87,7 @@ fn Detail(
                 <RangePicker/>
                 <StackedLoadChart samples formula from_ms to_ms/>
             </section>
-            <Now server=server.clone() now_ms/>
+            <Now server=server.clone() now_ms indexes formula/>
         </div>
         <section class="card">
             <h2>"Placements that chose or skipped it"</h2>
@@ -128,8 +130,14 @@ fn Detail(
 }
 
 #[component]
-fn Now(server: ServerView, now_ms: u64) -> impl IntoView {
+fn Now(
+    server: ServerView,
+    now_ms: u64,
+    indexes: Option<AuditRow>,
+    formula: LoadFormula,
+) -> impl IntoView {
     let c = server.counters;
+    let in_force = |f: LoadFormula| if f == formula { " (in force)" } else { "" };
     view! {
         <section class="card">
             <h2>"Now"</h2>
@@ -144,6 +152,10 @@ fn Now(server: ServerView, now_ms: u64) -> impl IntoView {
                     <tr><th>"Logons in progress (LTMultiplier)"</th><td class="num">{server.lt_multiplier}</td></tr>
                     <tr><th>"LTLoad (per logon)"</th><td class="num">{format!("{} (0x{:x})", server.lt_load, server.lt_load)}</td></tr>
                     {server.started_ms.map(|t| view! { <tr><th>"Last start"</th><td class="mono"><Instant t_ms=t/></td></tr> })}
+                    {indexes.map(|r| view! {
+                        <tr><th>{format!("Index, seed formula: max + 5 % of the sum{}", in_force(LoadFormula::Sum))}</th><td class="num" data-col="index_sum">{r.sum}</td></tr>
+                        <tr><th>{format!("Index, 7.x formula: max + 5 % of the average{}", in_force(LoadFormula::Average))}</th><td class="num" data-col="index_average">{r.average}</td></tr>
+                    })}
                 </tbody>
             </table>
             <h2 class="spaced">"Rule loads"</h2>

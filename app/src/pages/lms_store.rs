@@ -13,6 +13,7 @@ use crate::components::pager::Pager;
 use crate::format::sim_time;
 use crate::model::lms::DynamicStore;
 use crate::pages::lms::LmsNav;
+use crate::pages::lms_formula_audit::FormulaAuditCard;
 use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
 
@@ -87,6 +88,7 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>)) -> impl IntoVie
                 </tbody>
             </table>
         </section>
+        <FormulaAuditCard/>
         <div class="grid">
             <section class="card">
                 <h2>"qfarm /load"</h2>

@@ -16,6 +16,7 @@ pub mod lhc_detail;
 pub mod lms;
 pub mod lms_black_hole;
 pub mod lms_evaluators;
+pub mod lms_formula_audit;
 pub mod lms_server;
 pub mod lms_store;
 pub mod login;

@@ -14,6 +14,26 @@ use crate::scenario::check::invalid;
 pub const MAX_LISTED_DIFFERENCES: usize = 20;
 
 impl LmsEngine {
+    /// One server's load index under each formula now (`host` case-insensitive).
+    pub fn formula_indexes(&self, host: &str) -> Option<AuditRow> {
+        let s = self
+            .servers
+            .iter()
+            .position(|sv| sv.host.eq_ignore_ascii_case(host))?;
+        Some(self.audit_row(s))
+    }
+
+    fn audit_row(&self, s: usize) -> AuditRow {
+        let sv = &self.servers[s];
+        AuditRow {
+            host: sv.host.clone(),
+            zone: self.zones[sv.zone as usize].id.clone(),
+            evaluator: self.evaluators[sv.evaluator as usize].name.clone(),
+            sum: self.index_with(s, LoadFormula::Sum, self.now),
+            average: self.index_with(s, LoadFormula::Average, self.now),
+        }
+    }
+
     /// Audits the two formulas now: a row per server (its index under each, from its own
     /// evaluator at full precision, then rounded), and `launches` (at most 1000) launches of
     /// `app` (default: the first application) placed at the current instant on a clone of the
@@ -40,18 +60,7 @@ impl LmsEngine {
                 return invalid("app", "the farm publishes no application".to_owned());
             }
         };
-        let rows = self
-            .servers
-            .iter()
-            .enumerate()
-            .map(|(s, sv)| AuditRow {
-                host: sv.host.clone(),
-                zone: self.zones[sv.zone as usize].id.clone(),
-                evaluator: self.evaluators[sv.evaluator as usize].name.clone(),
-                sum: self.index_with(s, LoadFormula::Sum, self.now),
-                average: self.index_with(s, LoadFormula::Average, self.now),
-            })
-            .collect();
+        let rows = (0..self.servers.len()).map(|s| self.audit_row(s)).collect();
         let sum = self.placed_under(LoadFormula::Sum, app_idx, launches);
         let average = self.placed_under(LoadFormula::Average, app_idx, launches);
         let host = |s: Option<u32>| s.map(|s| self.servers[s as usize].host.clone());
@@ -91,6 +100,7 @@ impl LmsEngine {
         Ok(FormulaAudit {
             in_force: self.cfg.formula,
             app: self.apps[app_idx].name.clone(),
+            applications: self.apps.iter().map(|a| a.name.clone()).collect(),
             launches,
             rows,
             placements,

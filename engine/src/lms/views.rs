@@ -438,6 +438,8 @@ pub struct FormulaAudit {
     pub in_force: LoadFormula,
     /// The application the launches were for.
     pub app: String,
+    /// Every published application (those an audit may place).
+    pub applications: Vec<String>,
     /// Launches placed under each formula.
     pub launches: u32,
     /// Every server, configuration order.

@@ -1,0 +1,185 @@
+//! The formula audit card of the dynamic store page: every server's load index under the
+//! seed's sum formula and the 7.x average formula side by side, and where the next launches
+//! would go under each, before anyone flips the farm's formula.
+
+use engine::lms::config::LoadFormula;
+use engine::lms::views::FormulaAudit;
+use leptos::prelude::*;
+
+use crate::api::lms_audit::{lms_formula_audit, DEFAULT_AUDIT_LAUNCHES};
+use crate::pages::LoadError;
+use crate::time_travel::use_as_of;
+
+/// The audit card: a form (application, launches) and its answer. It runs once when the
+/// page opens and again on "Audit"; it does not follow the live clock (its instant is
+/// shown).
+#[component]
+pub fn FormulaAuditCard() -> impl IntoView {
+    let as_of = use_as_of();
+    let app = RwSignal::new(String::new());
+    let launches = RwSignal::new(DEFAULT_AUDIT_LAUNCHES.to_string());
+    // (application, launches as typed): the server checks the number and names the field.
+    let asked = RwSignal::new((None::<String>, None::<String>));
+    // The last answer, shown again under the error of a refused request.
+    let last = StoredValue::new(None::<FormulaAudit>);
+    let audit = Resource::new(
+        move || (asked.get(), as_of.get()),
+        |((app, launches), as_of)| async move {
+            let launches = match launches.as_deref().map(str::trim) {
+                None | Some("") => None,
+                Some(text) => match text.parse::<u32>() {
+                    Ok(n) => Some(n),
+                    Err(_) => {
+                        return Err(crate::error::AppError::Invalid {
+                            field: "launches".into(),
+                            message: format!("must be a whole number from 0 to 1000; got `{text}`"),
+                        })
+                    }
+                },
+            };
+            lms_formula_audit(app, launches, as_of.at, as_of.run).await
+        },
+    );
+    let run = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let chosen = app.get_untracked();
+        asked.set((
+            (!chosen.is_empty()).then_some(chosen),
+            Some(launches.get_untracked()),
+        ));
+    };
+    view! {
+        <section class="card" id="formula-audit">
+            <h2>"Formula audit: the seed's sum formula against the 7.x average formula"</h2>
+            <p class="muted">"Load index = the highest rule load + 5 % of the sum of the other rules' loads (seed, the default) or + 5 % of their average (the 7.x product). The next launches are placed on two copies of the farm, one per formula; nothing changes in the run."</p>
+            <form class="inline" on:submit=run>
+                <Transition fallback=|| ()>
+                    {move || Suspend::new(async move {
+                        let apps = match audit.await {
+                            Ok(a) => {
+                                last.set_value(Some(a.clone()));
+                                a.applications
+                            }
+                            Err(_) => last.with_value(|a| a.as_ref().map(|a| a.applications.clone())).unwrap_or_default(),
+                        };
+                        view! {
+                            <label>"Application "
+                                <select name="audit-app" on:change=move |ev| app.set(event_target_value(&ev))>
+                                    {apps.into_iter().map(|a| {
+                                        let selected = a == app.get_untracked();
+                                        let value = a.clone();
+                                        view! { <option value=value selected=selected>{a}</option> }
+                                    }).collect_view()}
+                                </select>
+                            </label>
+                        }
+                    })}
+                </Transition>
+                <label>" Launches "
+                    <input type="number" name="audit-launches" min="0" max="1000" size="5"
+                        prop:value=launches on:input=move |ev| launches.set(event_target_value(&ev))/>
+                </label>
+                " " <button type="submit">"Audit"</button>
+            </form>
+            <Transition fallback=|| view! { <p class="muted">"Auditing…"</p> }>
+                {move || Suspend::new(async move {
+                    match audit.await {
+                        // A refused request keeps the last answer under its error.
+                        Err(e) => view! {
+                            <LoadError error=e/>
+                            {last.get_value().map(|a| view! { <Answer audit=a/> })}
+                        }.into_any(),
+                        Ok(a) => view! { <Answer audit=a/> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+fn formula_name(f: LoadFormula) -> &'static str {
+    match f {
+        LoadFormula::Sum => "seed (sum)",
+        LoadFormula::Average => "7.x (average)",
+    }
+}
+
+#[component]
+fn Answer(audit: FormulaAudit) -> impl IntoView {
+    let FormulaAudit {
+        in_force,
+        app,
+        launches,
+        rows,
+        placements,
+        rejected_sum,
+        rejected_average,
+        differing,
+        differences,
+        ..
+    } = audit;
+    let summary = if launches == 0 {
+        "No launch placed.".to_owned()
+    } else if differing == 0 {
+        format!("The next {launches} launches of {app} go to the same servers under both formulas.")
+    } else {
+        format!("{differing} of the next {launches} launches of {app} go elsewhere under the other formula.")
+    };
+    view! {
+        <p>{format!("In force: {}.", formula_name(in_force))}</p>
+        <div>
+            <table id="audit-indexes">
+                <thead><tr><th>"Server"</th><th>"Zone"</th><th>"Evaluator"</th>
+                    <th class="num">"Index, sum"</th><th class="num">"Index, average"</th><th class="num">"Difference"</th></tr></thead>
+                <tbody>
+                    {rows.into_iter().map(|r| {
+                        let diff = i64::from(r.average) - i64::from(r.sum);
+                        view! {
+                            <tr data-server=r.host.clone() class:differs=diff != 0>
+                                <td class="mono"><a href=format!("/lms/servers/{}", r.host)>{r.host.clone()}</a></td>
+                                <td>{r.zone}</td><td>{r.evaluator}</td>
+                                <td class="num" data-col="sum">{r.sum}</td>
+                                <td class="num" data-col="average">{r.average}</td>
+                                <td class="num">{format!("{diff:+}")}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+        <p id="audit-summary">{summary}</p>
+        {(launches > 0).then(|| view! {
+            <div class="grid">
+                <div>
+                    <table id="audit-placements">
+                        <thead><tr><th>"Server"</th><th class="num">"Launches, sum"</th><th class="num">"Launches, average"</th></tr></thead>
+                        <tbody>
+                            {placements.into_iter().map(|p| {
+                                let key = p.host.clone();
+                                view! {
+                                    <tr data-server=key class:differs=p.sum != p.average>
+                                        <td class="mono">{p.host}</td><td class="num">{p.sum}</td><td class="num">{p.average}</td>
+                                    </tr>
+                                }
+                            }).collect_view()}
+                            <tr><th>"Refused"</th><td class="num">{rejected_sum}</td><td class="num">{rejected_average}</td></tr>
+                        </tbody>
+                    </table>
+                </div>
+                <div>
+                    <table id="audit-differences">
+                        <thead><tr><th class="num">"Launch"</th><th>"Under sum"</th><th>"Under average"</th></tr></thead>
+                        <tbody>
+                            {differences.is_empty().then(|| view! { <tr><td colspan="3" class="empty">"No launch differs."</td></tr> })}
+                            {differences.into_iter().map(|d| view! {
+                                <tr><td class="num">{d.launch}</td>
+                                    <td class="mono">{d.sum.unwrap_or_else(|| "refused".into())}</td>
+                                    <td class="mono">{d.average.unwrap_or_else(|| "refused".into())}</td></tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            </div>
+        })}
+    }
+}
