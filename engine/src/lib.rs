@@ -88,6 +88,7 @@
 //! server and the browser bundle.
 
 pub mod action;
+pub mod alerts;
 pub mod attention;
 pub mod autoscale;
 pub mod clock;

@@ -35,5 +35,6 @@ mod watched;
 pub use actions::GslbAction;
 pub use cli::{export_cli, parse_cli, CliError};
 pub use config::{GslbConfig, GslbMethod, SiteRole};
+pub(crate) use engine::idx as engine_idx;
 pub use engine::GslbEngine;
 pub use replay::{guided_replay, DOCUMENTED_TOPOLOGY};
