@@ -105,15 +105,7 @@ resource_location = "paris"
 
 #[test]
 fn a_cloud_link_that_flaps_raises_the_anything_flapping_alert() {
-    let mut extra = String::new();
-    for i in 0..6 {
-        for (offset, up) in [(1, false), (6, true)] {
-            extra += &format!(
-                "\n[[actions]]\nat = \"{}m\"\nkind = \"cloud_link\"\nresource_location = \"paris\"\nup = {up}\n",
-                offset + 10 * i
-            );
-        }
-    }
+    let extra = common::attention::flapping_cloud_link("paris", 6);
     let mut run = sim(&common::lhc::estate(false, true, &extra));
     let rules = [
         rule("anything flapping", Condition::Flapping { engine: None }),
@@ -216,35 +208,12 @@ duration = "40m"
 
 #[test]
 fn a_cluster_at_its_maximum_alerts_and_a_removed_rule_resolves_its_alerts() {
-    let src = r#"
-[scenario]
-name = "max"
-
-[[autoscale.groups]]
-name = "g"
-mode = "dns"
-zones = ["a"]
-min_nodes = 2
-max_nodes = 3
-watch_time_min = 2
-cooldown_min = 3
-
-[[autoscale.groups.thresholds]]
-parameter = "cpu"
-min = 10
-max = 75
-
-[autoscale.groups.workload]
-profile = "constant"
-level = 50
-
-[[actions]]
-at = "1m"
-kind = "load_inject"
-group = "g"
-level = 900
-"#;
-    let mut run = sim(src);
+    let src = common::attention::one_cluster(
+        3,
+        10,
+        "\n[[actions]]\nat = \"1m\"\nkind = \"load_inject\"\ngroup = \"g\"\nlevel = 900\n",
+    );
+    let mut run = sim(&src);
     let rules = vec![rule("max", Condition::AtMaxNodes {})];
     let mut book = AlertBook::default();
     let log = watch(&mut run, &mut book, &rules, 1..=60);

@@ -4,15 +4,8 @@
 
 mod common;
 
+use common::attention::{actions, flapping_cloud_link, one_cluster};
 use engine::{EngineId, Event, Scenario, SimTime, Simulation};
-
-/// `[[actions]]` of `kind` with `fields`, at each of `minutes`.
-fn actions(minutes: impl IntoIterator<Item = u64>, kind: &str, fields: &str) -> String {
-    minutes
-        .into_iter()
-        .map(|m| format!("\n[[actions]]\nat = \"{m}m\"\nkind = \"{kind}\"\n{fields}\n"))
-        .collect()
-}
 
 fn run(src: &str, until: SimTime) -> (Simulation, Vec<Event>) {
     let scenario = match Scenario::from_toml_str(src, "flap.toml") {
@@ -54,16 +47,7 @@ fn first<'a>(events: &'a [Event], kind: &str, subject: &str) -> &'a Event {
 fn a_cloud_link_cut_and_restored_repeatedly_makes_its_resource_location_flap() {
     // Cut every 10 minutes for an hour, restored 5 minutes later: each cycle walks the
     // resource location through Pending HA, HA Initial, Pending Recovery and back.
-    let mut extra = actions(
-        (0..6).map(|i| 1 + 10 * i),
-        "cloud_link",
-        "resource_location = \"paris\"\nup = false",
-    );
-    extra += &actions(
-        (0..6).map(|i| 6 + 10 * i),
-        "cloud_link",
-        "resource_location = \"paris\"\nup = true",
-    );
+    let extra = flapping_cloud_link("paris", 6);
     let src = common::lhc::estate(false, true, &extra);
     let (sim, events) = run(&src, SimTime::from_mins(180));
     let got = flaps(&events);
@@ -218,31 +202,9 @@ fn a_site_going_down_and_up_repeatedly_flaps_and_its_child_is_adopted_and_return
 
 #[test]
 fn an_autoscale_cluster_scaling_out_and_in_alternately_oscillates() {
-    let group = r#"
-[scenario]
-name = "autoscale"
-
-[[autoscale.groups]]
-name = "g"
-mode = "dns"
-zones = ["a"]
-min_nodes = 2
-max_nodes = 6
-watch_time_min = 2
-cooldown_min = 3
-drain_timeout_min = 2
-
-[[autoscale.groups.thresholds]]
-parameter = "cpu"
-min = 25
-max = 75
-
-[autoscale.groups.workload]
-profile = "constant"
-level = 50
-"#;
+    let group = one_cluster(6, 25, "");
     // Demand swings between far above and far below the thresholds every 10 minutes.
-    let mut src = group.to_owned();
+    let mut src = group;
     src += &actions(
         (0..12).map(|i| 1 + 20 * i),
         "load_inject",
@@ -263,35 +225,12 @@ level = 50
 
 #[test]
 fn an_autoscale_cluster_scaling_out_step_by_step_does_not_flap() {
-    let src = r#"
-[scenario]
-name = "autoscale"
-
-[[autoscale.groups]]
-name = "g"
-mode = "dns"
-zones = ["a"]
-min_nodes = 2
-max_nodes = 30
-watch_time_min = 2
-cooldown_min = 3
-
-[[autoscale.groups.thresholds]]
-parameter = "cpu"
-min = 10
-max = 75
-
-[autoscale.groups.workload]
-profile = "constant"
-level = 50
-
-[[actions]]
-at = "1m"
-kind = "load_inject"
-group = "g"
-level = 900
-"#;
-    let (_, events) = run(src, SimTime::from_mins(360));
+    let src = one_cluster(
+        30,
+        10,
+        "\n[[actions]]\nat = \"1m\"\nkind = \"load_inject\"\ngroup = \"g\"\nlevel = 900\n",
+    );
+    let (_, events) = run(&src, SimTime::from_mins(360));
     assert!(
         events
             .iter()
@@ -311,16 +250,7 @@ fn the_demo_estate_at_rest_emits_no_flapping() {
 
 #[test]
 fn a_disabled_engine_is_not_watched() {
-    let mut extra = actions(
-        (0..6).map(|i| 1 + 10 * i),
-        "cloud_link",
-        "resource_location = \"paris\"\nup = false",
-    );
-    extra += &actions(
-        (0..6).map(|i| 6 + 10 * i),
-        "cloud_link",
-        "resource_location = \"paris\"\nup = true",
-    );
+    let mut extra = flapping_cloud_link("paris", 6);
     extra += "\n[attention.lhc]\nenabled = false\n";
     let (_, events) = run(
         &common::lhc::estate(false, true, &extra),

@@ -65,5 +65,6 @@ pub fn kinds(events: &[Event]) -> Vec<(u64, String, String)> {
         .collect()
 }
 
+pub mod attention;
 pub mod lhc;
 pub mod lms;
