@@ -289,13 +289,7 @@ impl Simulation {
 
     /// `engine` emitted events: its subjects' states may have changed.
     fn after_events(&mut self, engine: EngineId) {
-        let watched = Engines {
-            lhc: &self.lhc,
-            lms: &self.lms,
-            gslb: &self.gslb,
-            autoscale: &self.autoscale,
-        };
-        self.attention.sample(engine, &watched);
+        self.attention.touch(engine, self.now);
     }
 
     /// Routes the action to the engine it is for; that engine attributes the events the

@@ -102,10 +102,10 @@ impl Attention {
         out[from..].sort_by_key(|e| e.t_ms);
     }
 
-    /// After an instant at which `engine` emitted events: samples its subjects.
-    pub(crate) fn sample(&mut self, engine: EngineId, engines: &Engines<'_>) {
-        if let (Some(watch), Some(e)) = (self.watch_mut(engine), engines.get(engine)) {
-            watch.sample(e);
+    /// `engine` emitted events at `t`: its subjects are sampled at its next grid instant.
+    pub(crate) fn touch(&mut self, engine: EngineId, t: SimTime) {
+        if let Some(watch) = self.watch_mut(engine) {
+            watch.touch(t);
         }
     }
 

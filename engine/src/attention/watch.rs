@@ -3,14 +3,14 @@
 //!
 //! A check at grid instant `g` records each subject's state as it was just before `g`.
 //! States change only at the instants the engines process, so the checks are not run one
-//! by one: after each instant at which the engine emitted events, the watch samples the
-//! subjects' states; at the next instant it records every grid check passed since with
-//! that state. A check that finds a quiet subject (not flapping, no change in its window)
-//! in the same state changes nothing and is skipped. The watch asks to be woken only for a
-//! check that starts or stops flapping if the states stay as sampled: the first one after
-//! a state changed, when that change is enough to start, and the one at which a flapping
-//! subject that stays put falls below the stop threshold. An estate at rest, or one whose
-//! changes are too few to flap, adds no instant to the run.
+//! by one. After an instant at which the engine emitted events, the watch asks for the next
+//! grid instant; there, before anything else happens, it samples the subjects' states (once,
+//! however many instants the interval held) and records the checks passed since. A check
+//! that finds a quiet subject (not flapping, no change in its window) in the same state
+//! changes nothing and is skipped. Otherwise the watch asks to be woken only for a check
+//! that starts or stops flapping if the states stay as sampled: a flapping subject that
+//! stays put falls below the stop threshold. An estate at rest adds no instant to the run,
+//! and a busy one at most one per interval.
 
 use std::collections::BTreeMap;
 
@@ -24,9 +24,17 @@ use crate::flap::{FlapDetector, FlapSettings};
 
 /// An engine whose subjects can flap.
 pub(crate) trait Watched {
-    /// Calls `visit(kind, name, state)` for each subject, in an order that stays the same
-    /// while the subjects do. `state` is a code of the subject's state for its kind.
-    fn watch(&self, visit: &mut dyn FnMut(&'static str, &str, u32));
+    /// Changes whenever the list of subjects does (e.g. a GSLB topology import); the
+    /// subjects of most engines are fixed for the run.
+    fn subjects_generation(&self) -> u64 {
+        0
+    }
+
+    /// Calls `visit(kind, name)` for each subject, in a fixed order (for a generation).
+    fn subjects(&self, visit: &mut dyn FnMut(&'static str, &str));
+
+    /// Appends each subject's state code, in the order of [`subjects`](Self::subjects).
+    fn states(&self, out: &mut Vec<u32>);
 
     /// The words for state `state` of a subject of `kind` (in the events' details).
     fn state_label(&self, kind: &str, state: u32) -> String;
@@ -69,6 +77,16 @@ pub(crate) struct Watch {
     /// Every grid check at or before this instant is recorded.
     checked: SimTime,
     subjects: Vec<Subject>,
+    /// The engine's subjects generation the list was built for (`None` before the first
+    /// sample).
+    generation: Option<u64>,
+    /// The subjects a check could change (not quiet, or in a new state), in order.
+    unsettled: Vec<usize>,
+    /// States read at a sample (kept to reuse its allocation).
+    #[serde(skip)]
+    scratch: Vec<u32>,
+    /// The first instant since the latest sample at which the engine emitted events.
+    dirty_at: Option<SimTime>,
     wake: Option<SimTime>,
 }
 
@@ -82,6 +100,10 @@ impl Watch {
             interval: config.interval_for(engine),
             checked: SimTime::ZERO,
             subjects: Vec::new(),
+            generation: None,
+            unsettled: Vec::new(),
+            scratch: Vec::new(),
+            dirty_at: None,
             wake: None,
         }
     }
@@ -91,25 +113,62 @@ impl Watch {
         self.wake
     }
 
-    /// Records the grid checks up to and including `t` with the latest sampled states.
+    /// Before the instant `t` changes anything: samples the states if the engine emitted
+    /// events since the latest sample and a grid instant has come since (the checks before
+    /// it saw the states sampled before), then records every check up to and including `t`.
     /// Emits a `flapping.started` / `flapping.stopped` event per subject that starts or
     /// stops, stamped at its check.
     pub(crate) fn catch_up(&mut self, t: SimTime, engine: &dyn Watched, out: &mut Vec<Event>) {
-        if !self.enabled || t <= self.checked {
+        if !self.enabled {
             return;
+        }
+        let mut moved = false;
+        if let Some(first) = self.dirty_at.map(|d| self.grid_after(d)) {
+            if first <= t {
+                self.record_until(SimTime(first.as_millis() - 1), engine, out);
+                self.sample(engine);
+                self.dirty_at = None;
+                moved = true;
+            }
+        }
+        moved |= self.record_until(t, engine, out);
+        if moved {
+            self.plan();
+        }
+    }
+
+    /// The engine emitted events at `t`: its subjects' states may have changed, to be
+    /// sampled at the next grid instant.
+    pub(crate) fn touch(&mut self, t: SimTime) {
+        if !self.enabled || self.dirty_at.is_some() {
+            return;
+        }
+        self.dirty_at = Some(t);
+        self.plan();
+    }
+
+    /// The first grid instant strictly after `t`.
+    fn grid_after(&self, t: SimTime) -> SimTime {
+        let step = self.interval.as_millis().max(1);
+        SimTime((t.as_millis() / step + 1) * step)
+    }
+
+    /// Records the grid checks up to and including `t` with the latest sampled states;
+    /// says whether there was any.
+    fn record_until(&mut self, t: SimTime, engine: &dyn Watched, out: &mut Vec<Event>) -> bool {
+        if t <= self.checked {
+            return false;
         }
         let step = self.interval.as_millis().max(1);
         let first = (self.checked.as_millis() / step + 1) * step;
         if first > t.as_millis() {
-            return;
+            return false;
         }
         let due = (t.as_millis() - first) / step + 1;
         self.checked = SimTime(first + (due - 1) * step);
         // Past a full window more checks of one state change nothing.
         let rounds = due.min(self.settings.checks as u64 + 1);
-        let mut active: Vec<usize> = (0..self.subjects.len())
-            .filter(|&i| !self.is_settled(i))
-            .collect();
+        let mut active = core::mem::take(&mut self.unsettled);
         for round in 0..rounds {
             if active.is_empty() {
                 break;
@@ -144,29 +203,25 @@ impl Watch {
             }
             active.retain(|&i| !self.is_settled(i));
         }
-        self.plan();
+        self.unsettled = active;
+        true
     }
 
-    /// Samples the subjects' states after an instant at `t` at which the engine emitted
-    /// events (every grid check up to `t` must already be recorded).
-    pub(crate) fn sample(&mut self, engine: &dyn Watched) {
-        if !self.enabled {
-            return;
-        }
-        let mut n = 0;
-        let mut same_subjects = true;
-        let subjects = &mut self.subjects;
-        engine.watch(&mut |kind, name, state| {
-            match subjects.get_mut(n) {
-                Some(s) if same_subjects && s.kind == kind && s.name == name => s.current = state,
-                _ => same_subjects = false,
-            }
-            n += 1;
-        });
-        if !same_subjects || n != self.subjects.len() {
+    /// Reads the subjects' states now.
+    fn sample(&mut self, engine: &dyn Watched) {
+        let generation = engine.subjects_generation();
+        if self.generation != Some(generation) {
             self.resubscribe(engine);
+            self.generation = Some(generation);
         }
-        self.plan();
+        self.scratch.clear();
+        engine.states(&mut self.scratch);
+        for (subject, state) in self.subjects.iter_mut().zip(&self.scratch) {
+            subject.current = *state;
+        }
+        self.unsettled = (0..self.subjects.len())
+            .filter(|&i| !self.is_settled(i))
+            .collect();
     }
 
     /// The subjects flapping now.
@@ -185,8 +240,8 @@ impl Watch {
             .collect()
     }
 
-    /// The subjects changed (a topology import): keep the detectors of those still there,
-    /// in the engine's new order; new ones start with an empty window.
+    /// The subjects changed (the first sample, a topology import): keep the detectors of
+    /// those still there, in the engine's new order; new ones start with an empty window.
     fn resubscribe(&mut self, engine: &dyn Watched) {
         let mut old: BTreeMap<(String, String), Subject> = self
             .subjects
@@ -195,16 +250,15 @@ impl Watch {
             .collect();
         let settings = self.settings;
         let mut fresh = Vec::new();
-        engine.watch(&mut |kind, name, state| {
-            let mut subject = old
+        engine.subjects(&mut |kind, name| {
+            let subject = old
                 .remove(&(kind.to_owned(), name.to_owned()))
                 .unwrap_or_else(|| Subject {
                     kind: kind.to_owned(),
                     name: name.to_owned(),
-                    current: state,
+                    current: 0,
                     detector: FlapDetector::new(settings),
                 });
-            subject.current = state;
             fresh.push(subject);
         });
         self.subjects = fresh;
@@ -216,16 +270,21 @@ impl Watch {
         s.detector.is_quiet() && s.detector.last() == Some(&s.current)
     }
 
-    /// The next check that can start or stop flapping if the states stay as sampled
-    /// (checks before it change nothing that shows, so they are recorded lazily).
+    /// The next instant the watch needs: the grid instant that samples the states after
+    /// the engine emitted events, or the check that starts or stops flapping if the states
+    /// stay as sampled (checks before it change nothing that shows, so they are recorded
+    /// lazily).
     fn plan(&mut self) {
         let step = self.interval.as_millis().max(1);
-        self.wake = self
-            .subjects
+        let transition = self
+            .unsettled
             .iter()
+            .map(|&i| &self.subjects[i])
             .filter_map(|s| s.detector.checks_until_transition(&s.current))
             .min()
             .map(|n| SimTime(self.checked.as_millis() + n as u64 * step));
+        let sample = self.dirty_at.map(|d| self.grid_after(d));
+        self.wake = transition.into_iter().chain(sample).min();
     }
 }
 
@@ -241,10 +300,14 @@ mod tests {
     struct Fake([u32; 3]);
 
     impl Watched for Fake {
-        fn watch(&self, visit: &mut dyn FnMut(&'static str, &str, u32)) {
-            for (name, state) in NAMES.iter().zip(self.0) {
-                visit("thing", name, state);
+        fn subjects(&self, visit: &mut dyn FnMut(&'static str, &str)) {
+            for name in NAMES {
+                visit("thing", name);
             }
+        }
+
+        fn states(&self, out: &mut Vec<u32>) {
+            out.extend(self.0);
         }
 
         fn state_label(&self, _kind: &str, state: u32) -> String {
@@ -284,7 +347,7 @@ mod tests {
         for &(t, subject, state) in changes {
             wake_until(&mut watch, &fake, t, &mut out);
             fake.0[subject] = state;
-            watch.sample(&fake);
+            watch.touch(SimTime(t));
         }
         wake_until(&mut watch, &fake, end, &mut out);
         out
@@ -338,34 +401,32 @@ mod tests {
     }
 
     #[test]
-    fn a_quiet_watch_asks_for_no_instant() {
+    fn a_watch_asks_for_one_instant_per_interval_of_activity_and_none_at_rest() {
         let mut watch = Watch::new(EngineId::Lhc, &config());
         let mut fake = Fake([0; 3]);
-        watch.sample(&fake);
-        assert_eq!(
-            watch.next_wakeup(),
-            None,
-            "first sample: nothing to compare"
-        );
-        // One change cannot start flapping in a window of 7: no wakeup either.
-        watch.catch_up(SimTime(STEP * 10), &fake, &mut Vec::new());
-        fake.0[0] = 1;
-        watch.sample(&fake);
-        assert_eq!(watch.next_wakeup(), None);
-        // Back: the next check would start flapping (two changes, 40 %), so it is asked for.
         let mut out = Vec::new();
-        watch.catch_up(SimTime(STEP * 11), &fake, &mut out);
-        fake.0[0] = 0;
-        watch.sample(&fake);
-        assert_eq!(watch.next_wakeup(), Some(SimTime(STEP * 12)));
-        watch.catch_up(SimTime(STEP * 12), &fake, &mut out);
+        // Events at 3 s and 7 s: one sample, at the next grid instant.
+        watch.touch(SimTime(3_000));
+        watch.touch(SimTime(7_000));
+        assert_eq!(watch.next_wakeup(), Some(SimTime(STEP)));
+        watch.catch_up(SimTime(STEP), &fake, &mut out);
+        assert_eq!(watch.next_wakeup(), None, "at rest: nothing asked");
+        // One change cannot start flapping in a window of 7; back and forth can.
+        for (i, state) in [1, 0, 1].into_iter().enumerate() {
+            let t = STEP * (2 + i as u64);
+            watch.catch_up(SimTime(t + 1), &fake, &mut out);
+            fake.0[0] = state;
+            watch.touch(SimTime(t + 1));
+            assert_eq!(watch.next_wakeup(), Some(SimTime(t + STEP)));
+        }
+        watch.catch_up(SimTime(STEP * 5), &fake, &mut out);
         assert_eq!(
             summary(&out),
-            vec![(STEP * 12, "a".into(), "flapping.started".into())]
+            vec![(STEP * 4, "a".into(), "flapping.started".into())]
         );
         // Left alone, it is woken once more, when it stops.
         let stop = watch.next_wakeup();
-        assert!(stop.is_some_and(|t| t > SimTime(STEP * 14)));
+        assert!(stop.is_some_and(|t| t > SimTime(STEP * 5)));
         watch.catch_up(stop.unwrap_or(SimTime::ZERO), &fake, &mut out);
         assert_eq!(
             out.last().map(|e| e.kind.as_str()),

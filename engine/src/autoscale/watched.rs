@@ -7,7 +7,7 @@ use super::engine::AutoscaleEngine;
 use crate::attention::watch::Watched;
 
 impl Watched for AutoscaleEngine {
-    fn watch(&self, visit: &mut dyn FnMut(&'static str, &str, u32)) {
+    fn subjects(&self, visit: &mut dyn FnMut(&'static str, &str)) {
         let mut name = String::new();
         for group in &self.groups {
             for cluster in &group.clusters {
@@ -15,14 +15,18 @@ impl Watched for AutoscaleEngine {
                 name.push_str(&group.name);
                 name.push('/');
                 name.push_str(&cluster.zone);
-                let state = match cluster.last_scale {
-                    None => 0,
-                    Some(Direction::Out) => 1,
-                    Some(Direction::In) => 2,
-                };
-                visit("cluster", &name, state);
+                visit("cluster", &name);
             }
         }
+    }
+
+    fn states(&self, out: &mut Vec<u32>) {
+        let clusters = self.groups.iter().flat_map(|g| &g.clusters);
+        out.extend(clusters.map(|c| match c.last_scale {
+            None => 0,
+            Some(Direction::Out) => 1,
+            Some(Direction::In) => 2,
+        }));
     }
 
     fn state_label(&self, _kind: &str, state: u32) -> String {

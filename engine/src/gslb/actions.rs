@@ -323,9 +323,11 @@ impl GslbEngine {
     /// logged are kept).
     fn import(&mut self, cfg: GslbConfig, t: u64, out: &mut Vec<Event>) {
         let log = core::mem::take(&mut self.log);
+        let generation = self.topology_generation + 1;
         let fresh = GslbEngine::build(&cfg, self.rng.clone(), t);
         *self = fresh;
         self.log = log;
+        self.topology_generation = generation;
         let children = self.children.len();
         let details = json!({
             "children": children,

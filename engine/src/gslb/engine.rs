@@ -57,6 +57,8 @@ pub struct GslbEngine {
     pub(crate) log: BTreeMap<LogKey, u32>,
     pub(crate) adoptions: u64,
     pub(crate) rejections: u64,
+    /// Topology imports so far: the sites and links flap detection watches change with it.
+    pub(crate) topology_generation: u64,
     pub(crate) dns_answered: u64,
     /// The last instant processed (ms).
     pub(crate) now: u64,
@@ -202,6 +204,7 @@ impl GslbEngine {
             log: BTreeMap::new(),
             adoptions: 0,
             rejections: 0,
+            topology_generation: 0,
             dns_answered: 0,
             now: t,
         };

@@ -19,13 +19,18 @@ fn health(c: &ConnectorState) -> u32 {
 const HEALTH: [&str; 4] = ["healthy", "a component failed", "restarting", "down"];
 
 impl Watched for LhcEngine {
-    fn watch(&self, visit: &mut dyn FnMut(&'static str, &str, u32)) {
+    fn subjects(&self, visit: &mut dyn FnMut(&'static str, &str)) {
         for rl in &self.rls {
-            visit("resource_location", &rl.id, rl.ha as u32);
+            visit("resource_location", &rl.id);
         }
         for c in &self.connectors {
-            visit("connector", &c.fqdn, health(c));
+            visit("connector", &c.fqdn);
         }
+    }
+
+    fn states(&self, out: &mut Vec<u32>) {
+        out.extend(self.rls.iter().map(|rl| rl.ha as u32));
+        out.extend(self.connectors.iter().map(health));
     }
 
     fn state_label(&self, kind: &str, state: u32) -> String {

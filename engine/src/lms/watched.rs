@@ -5,10 +5,14 @@ use super::engine::LmsEngine;
 use crate::attention::watch::Watched;
 
 impl Watched for LmsEngine {
-    fn watch(&self, visit: &mut dyn FnMut(&'static str, &str, u32)) {
+    fn subjects(&self, visit: &mut dyn FnMut(&'static str, &str)) {
         for zone in &self.zones {
-            visit("zone", &zone.id, zone.collector.map_or(0, |s| s + 1));
+            visit("zone", &zone.id);
         }
+    }
+
+    fn states(&self, out: &mut Vec<u32>) {
+        out.extend(self.zones.iter().map(|z| z.collector.map_or(0, |s| s + 1)));
     }
 
     fn state_label(&self, _kind: &str, state: u32) -> String {
