@@ -36,6 +36,8 @@ pub struct Attention {
     lms: Watch,
     gslb: Watch,
     autoscale: Watch,
+    /// The earliest instant at which a watch's catch-up has anything to do.
+    due: Option<SimTime>,
 }
 
 /// The engines an [`Attention`] reads, in the simulation's order.
@@ -66,6 +68,7 @@ impl Attention {
             lms: Watch::new(EngineId::Lms, &config.lms),
             gslb: Watch::new(EngineId::Gslb, &config.gslb),
             autoscale: Watch::new(EngineId::Autoscale, &config.autoscale),
+            due: None,
         }
     }
 
@@ -91,6 +94,9 @@ impl Attention {
     /// Before the instant `t` changes anything: records every check due up to `t`, in the
     /// engines' order.
     pub(crate) fn catch_up(&mut self, t: SimTime, engines: &Engines<'_>, out: &mut Vec<Event>) {
+        if self.due.is_none_or(|d| t < d) {
+            return;
+        }
         let from = out.len();
         for engine in EngineId::ALL {
             if let (Some(watch), Some(e)) = (self.watch_mut(engine), engines.get(engine)) {
@@ -100,12 +106,20 @@ impl Attention {
         // Each watch's events are in time order; merge them (stable: engines' order at one
         // instant).
         out[from..].sort_by_key(|e| e.t_ms);
+        self.reschedule();
+    }
+
+    fn reschedule(&mut self) {
+        self.due = self.watches().iter().filter_map(|w| w.due()).min();
     }
 
     /// `engine` emitted events at `t`: its subjects are sampled at its next grid instant.
     pub(crate) fn touch(&mut self, engine: EngineId, t: SimTime) {
         if let Some(watch) = self.watch_mut(engine) {
             watch.touch(t);
+            if let Some(d) = watch.due() {
+                self.due = Some(self.due.map_or(d, |due| due.min(d)));
+            }
         }
     }
 

@@ -88,6 +88,9 @@ pub(crate) struct Watch {
     /// The first instant since the latest sample at which the engine emitted events.
     dirty_at: Option<SimTime>,
     wake: Option<SimTime>,
+    /// The first instant at which a catch-up has anything to do (a sample, or a check of an
+    /// unsettled subject): before it, a catch-up returns at once.
+    due: Option<SimTime>,
 }
 
 impl Watch {
@@ -105,6 +108,7 @@ impl Watch {
             scratch: Vec::new(),
             dirty_at: None,
             wake: None,
+            due: None,
         }
     }
 
@@ -113,13 +117,18 @@ impl Watch {
         self.wake
     }
 
+    /// The first instant at which a catch-up has anything to do.
+    pub(crate) fn due(&self) -> Option<SimTime> {
+        self.due
+    }
+
     /// Before the instant `t` changes anything: samples the states if the engine emitted
     /// events since the latest sample and a grid instant has come since (the checks before
     /// it saw the states sampled before), then records every check up to and including `t`.
     /// Emits a `flapping.started` / `flapping.stopped` event per subject that starts or
     /// stops, stamped at its check.
     pub(crate) fn catch_up(&mut self, t: SimTime, engine: &dyn Watched, out: &mut Vec<Event>) {
-        if !self.enabled {
+        if !self.enabled || self.due.is_none_or(|d| t < d) {
             return;
         }
         let mut moved = false;
@@ -135,6 +144,13 @@ impl Watch {
         if moved {
             self.plan();
         }
+    }
+
+    /// Sets [`due`](Self::due) from the pending sample and the unsettled subjects.
+    fn schedule(&mut self) {
+        let sample = self.dirty_at.map(|d| self.grid_after(d));
+        let record = (!self.unsettled.is_empty()).then(|| self.grid_after(self.checked));
+        self.due = sample.into_iter().chain(record).min();
     }
 
     /// The engine emitted events at `t`: its subjects' states may have changed, to be
@@ -285,6 +301,7 @@ impl Watch {
             .map(|n| SimTime(self.checked.as_millis() + n as u64 * step));
         let sample = self.dirty_at.map(|d| self.grid_after(d));
         self.wake = transition.into_iter().chain(sample).min();
+        self.schedule();
     }
 }
 
