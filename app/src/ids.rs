@@ -32,3 +32,5 @@ pub const HYDRATED_ATTR: &str = "data-hydrated";
 pub const HEADER_CLOCK: &str = "header-clock";
 /// The header clock's speed (a control for operators, a badge for viewers).
 pub const HEADER_SPEED: &str = "header-speed";
+/// The header's alert badge (a link to the alerts page).
+pub const HEADER_ALERTS: &str = "header-alerts";

@@ -37,11 +37,11 @@ use crate::pages::gslb_cli::GslbCliPage;
 use crate::pages::gslb_guided::GslbGuidedPage;
 use crate::pages::gslb_site::GslbSitePage;
 use crate::pages::{
-    audit::AuditPage, autoscale::AutoscalePage, autoscale_editor::AutoscaleEditorPage,
-    autoscale_group::AutoscaleGroupPage, dashboard::Dashboard, history::HistoryPage, lhc::LhcPage,
-    lhc_detail::LhcDetailPage, lms::LmsPage, lms_black_hole::LmsBlackHolePage,
-    lms_evaluators::LmsEvaluatorsPage, lms_server::LmsServerPage, lms_store::LmsStorePage,
-    login::LoginPage, users::UsersPage,
+    alert_rules::AlertRulesPage, alerts::AlertsPage, audit::AuditPage, autoscale::AutoscalePage,
+    autoscale_editor::AutoscaleEditorPage, autoscale_group::AutoscaleGroupPage,
+    dashboard::Dashboard, history::HistoryPage, lhc::LhcPage, lhc_detail::LhcDetailPage,
+    lms::LmsPage, lms_black_hole::LmsBlackHolePage, lms_evaluators::LmsEvaluatorsPage,
+    lms_server::LmsServerPage, lms_store::LmsStorePage, login::LoginPage, users::UsersPage,
 };
 
 /// The name of the browser bundle (`/pkg/switchyard.{js,wasm,css}`); a built site names its
@@ -85,6 +85,8 @@ pub fn App() -> impl IntoView {
                 // The overview waits for all its data (a few milliseconds) and is sent in one
                 // piece: streamed, its dozen boundaries cost a chunk and a swap script each.
                 <Route path=path!("/") view=|| view! { <Layout><Dashboard/></Layout> } ssr=SsrMode::Async/>
+                <Route path=path!("/alerts") view=|| view! { <Layout><AlertsPage/></Layout> }/>
+                <Route path=path!("/alerts/rules") view=|| view! { <Layout><AlertRulesPage/></Layout> }/>
                 <Route path=path!("/history") view=|| view! { <Layout><HistoryPage/></Layout> }/>
                 <Route path=path!("/audit") view=|| view! { <Layout><AuditPage/></Layout> }/>
                 <Route path=path!("/users") view=|| view! { <Layout><UsersPage/></Layout> }/>

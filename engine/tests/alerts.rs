@@ -251,3 +251,41 @@ connector = "cc02.tokyo.example.com"
     assert!(first_fired(&log, "tokyo").is_some(), "{log:?}");
     assert_eq!(first_fired(&log, "paris"), None, "{log:?}");
 }
+
+#[test]
+fn a_restored_book_neither_fires_again_nor_keeps_what_no_longer_holds() {
+    let extra = r#"
+[[actions]]
+at = "1m"
+kind = "force_outage"
+resource_location = "paris"
+
+[[actions]]
+at = "40m"
+kind = "clear_outage"
+resource_location = "paris"
+"#;
+    let mut run = sim(&common::lhc::estate(false, true, extra));
+    let rules = [rule(
+        "extended",
+        Condition::HaState {
+            state: HaState::ExtendedHa,
+            for_min: 0,
+        },
+    )];
+    let mut book = AlertBook::default();
+    let log = watch(&mut run, &mut book, &rules, 1..=30);
+    assert!(first_fired(&log, "paris").is_some(), "{log:?}");
+    // A console restarts with the alerts it had stored: the one still holding stays quiet.
+    let stored: Vec<_> = book.active().cloned().collect();
+    let mut restored = AlertBook::restore(stored.clone());
+    assert_eq!(restored.evaluate(&run, &rules), Vec::new());
+    assert_eq!(restored.active().cloned().collect::<Vec<_>>(), stored);
+    // After the recovery it resolves, as the original book would.
+    let log = watch(&mut run, &mut restored, &rules, 31..=60);
+    assert!(
+        first_resolved(&log, "paris").is_some_and(|m| m > 40),
+        "{log:?}"
+    );
+    assert_eq!(first_fired(&log, "paris"), None, "{log:?}");
+}

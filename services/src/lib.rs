@@ -8,6 +8,7 @@
 //! - [`accounts`] and [`password`]: users, roles and argon2id hashes.
 //! - [`activity`]: each engine's recent changes per 10 simulated minutes (the sparklines).
 //! - [`audit`]: the audit log of every mutating action.
+//! - [`alerts`]: alert rules and each run's alert history (fired, acknowledged, resolved).
 //! - [`history`]: runs and persisted engine events, with filters and paging.
 //! - [`journal`]: the action journal of a run, written before an input is acknowledged.
 //! - [`snapshots`]: stored snapshots of a run's simulation, for resuming and looking back.
@@ -24,6 +25,7 @@
 
 pub mod accounts;
 pub mod activity;
+pub mod alerts;
 pub mod audit;
 pub mod charts;
 pub mod error;

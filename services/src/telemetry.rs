@@ -33,6 +33,10 @@ pub const ROLLUP_ROWS: &str = "switchyard_rollup_rows_total";
 /// Counter: raw events deleted row by row by retention (whole partitions dropped on
 /// PostgreSQL are logged, not counted).
 pub const EVENTS_EXPIRED: &str = "switchyard_events_expired_total";
+/// Gauge: alerts firing on the run, labelled `severity` (`critical`, `warning`, `info`).
+pub const ALERTS_FIRING: &str = "switchyard_alerts_firing";
+/// Gauge: subjects flapping on the run (flap detection), labelled `engine`.
+pub const FLAPPING_SUBJECTS: &str = "switchyard_flapping_subjects";
 
 /// Describes every metric above to the installed recorder (its HELP text and unit), so that
 /// `/metrics` lists each one with HELP and TYPE lines. Call once after installing the recorder.
@@ -102,4 +106,37 @@ pub fn describe() {
         Unit::Count,
         "Raw events deleted row by row by retention."
     );
+    describe_gauge!(
+        ALERTS_FIRING,
+        Unit::Count,
+        "Alerts firing on the run, by severity."
+    );
+    describe_gauge!(
+        FLAPPING_SUBJECTS,
+        Unit::Count,
+        "Subjects flapping on the run (flap detection), by engine."
+    );
+}
+
+/// Sets the alert gauges to `counts`.
+pub fn set_alerts(counts: &crate::alerts::AlertCounts) {
+    for (severity, n) in [
+        ("critical", counts.critical),
+        ("warning", counts.warning),
+        ("info", counts.info),
+    ] {
+        metrics::gauge!(ALERTS_FIRING, "severity" => severity).set(n as f64);
+    }
+}
+
+/// Sets the flapping gauges from the subjects flapping on `sim`.
+pub fn set_flapping(sim: &engine::Simulation) {
+    let flapping = sim.flapping();
+    for engine in engine::EngineId::ALL
+        .into_iter()
+        .filter(|e| *e != engine::EngineId::Core)
+    {
+        let n = flapping.iter().filter(|f| f.engine == engine).count();
+        metrics::gauge!(FLAPPING_SUBJECTS, "engine" => engine.as_str()).set(n as f64);
+    }
 }

@@ -19,17 +19,21 @@ pub async fn attention(
         engine::Role::Viewer,
         |services, _| async move {
             let estate = crate::time_travel::estate(&services, at, run).await?;
-            Ok(estate
-                .query(|sim| {
-                    attention::all(
-                        &sim.lhc().resource_locations(),
-                        &sim.lms().farm(),
-                        &sim.gslb().topology(),
-                        &sim.autoscale().groups(),
-                        &sim.flapping(),
-                    )
-                })
-                .await?)
+            let mut items = crate::api::alerts::attention_items(&services, &estate).await?;
+            items.extend(
+                estate
+                    .query(|sim| {
+                        attention::all(
+                            &sim.lhc().resource_locations(),
+                            &sim.lms().farm(),
+                            &sim.gslb().topology(),
+                            &sim.autoscale().groups(),
+                            &sim.flapping(),
+                        )
+                    })
+                    .await?,
+            );
+            Ok(attention::sorted(items))
         },
     )
     .await

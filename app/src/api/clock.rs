@@ -26,6 +26,11 @@ impl From<services::runtime::ClockStatus> for ClockView {
             next_due_ms: s.next_due_ms,
             replica: s.role.as_str().to_owned(),
             follower_lag_ms: s.follower_lag_ms,
+            alerts: crate::model::alerts::AlertCountsView {
+                critical: s.alerts.critical,
+                warning: s.alerts.warning,
+                info: s.alerts.info,
+            },
         }
     }
 }

@@ -67,6 +67,8 @@ form_arguments!(
     crate::api::admin::AuditEntries,
     crate::api::admin::ListUsers,
     crate::api::activity::EngineActivity,
+    crate::api::alerts::AlertRules,
+    crate::api::alerts::Alerts,
     crate::api::attention::Attention,
     crate::api::autoscale::AutoscaleAct,
     crate::api::autoscale::AutoscaleGroup,

@@ -4,6 +4,7 @@
 
 pub mod activity;
 pub mod admin;
+pub mod alerts;
 pub mod attention;
 pub mod autoscale;
 pub mod clock;

@@ -32,6 +32,11 @@ pub async fn overview_cards(at: Option<String>, run: Option<i64>) -> Result<Over
                 }
             })
             .await?;
+        let mut items = crate::api::alerts::attention_items(&services, &estate).await?;
+        if !items.is_empty() {
+            items.append(&mut overview.attention);
+            overview.attention = attention::sorted(items);
+        }
         overview.activity = engine::EngineId::ALL
             .into_iter()
             .map(|id| activity_view(&services, id))

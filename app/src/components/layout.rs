@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::session::{whoami, Logout};
+use crate::components::header_alerts::HeaderAlerts;
 use crate::components::header_clock::{provide_clock_status, HeaderClock};
 use crate::components::live::connect_live;
 use crate::components::time_bar::TimeBar;
@@ -75,6 +76,11 @@ const NAV: &[NavItem] = &[
     NavItem {
         href: "/autoscale",
         label: "Autoscale",
+        needs: Role::Viewer,
+    },
+    NavItem {
+        href: "/alerts",
+        label: "Alerts",
         needs: Role::Viewer,
     },
     NavItem {
@@ -163,6 +169,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                 </Transition>
             </nav>
             <HeaderClock user/>
+            <HeaderAlerts/>
             <div class="userbox">
                 <Transition fallback=|| ()>
                     {move || Suspend::new(async move {

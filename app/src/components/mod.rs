@@ -9,6 +9,7 @@ pub mod event_table;
 pub mod facts;
 pub mod feed;
 pub mod filter_form;
+pub mod header_alerts;
 pub mod header_clock;
 pub mod layout;
 pub mod live;

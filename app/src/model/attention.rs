@@ -277,6 +277,33 @@ pub fn all(
     sorted(items)
 }
 
+/// The alerts firing on the live run (rules an admin defined), each linking to the alerts
+/// page; an acknowledged one says by whom.
+pub fn alerts(firing: &[crate::model::alerts::AlertView]) -> Vec<AttentionItem> {
+    firing
+        .iter()
+        .map(|a| {
+            let severity = match a.severity.as_str() {
+                "critical" => Severity::Critical,
+                "warning" => Severity::Warning,
+                _ => Severity::Info,
+            };
+            let acked = a
+                .acked_by
+                .as_ref()
+                .map(|who| format!(" (acknowledged by {who})"))
+                .unwrap_or_default();
+            item(
+                severity,
+                "alert",
+                &a.subject,
+                format!("Alert {}: {}{acked}", a.rule, a.text),
+                "/alerts".to_owned(),
+            )
+        })
+        .collect()
+}
+
 /// Every item, most serious first (then by engine and subject, so the order is stable).
 pub fn sorted(mut items: Vec<AttentionItem>) -> Vec<AttentionItem> {
     items.sort_by(|a, b| {

@@ -10,6 +10,7 @@ use crate::error::AppError;
 use crate::form::{engine_name, optional};
 
 pub mod activity;
+pub mod alerts;
 pub mod attention;
 pub mod autoscale;
 pub mod axis;
@@ -79,6 +80,9 @@ pub struct ClockView {
     /// A follower's lag behind the leader (wall ms; 0 on the leader).
     #[serde(default)]
     pub follower_lag_ms: u64,
+    /// Alerts firing on the run, per severity (the header's badge).
+    #[serde(default)]
+    pub alerts: alerts::AlertCountsView,
 }
 
 fn leader() -> String {

@@ -37,9 +37,12 @@ pub fn Dashboard() -> impl IntoView {
         use_live_refresh("autoscale"),
     ];
     let as_of = use_as_of();
+    // An alert fires or resolves a moment after the events that caused it: the attention
+    // list is read again when the counts change.
+    let alerts = Memo::new(move |_| live.clock.get().map(|c| c.alerts));
     let overview = Resource::new(
-        move || (ticks.map(|t| t.get()), as_of.get()),
-        |(_, as_of)| overview_cards(as_of.at, as_of.run),
+        move || (ticks.map(|t| t.get()), as_of.get(), alerts.get()),
+        |(_, as_of, _)| overview_cards(as_of.at, as_of.run),
     );
     view! {
         <Title text="Overview"/>

@@ -1,5 +1,7 @@
 //! One file per screen.
 
+pub mod alert_rules;
+pub mod alerts;
 pub mod attention;
 pub mod audit;
 pub mod autoscale;

@@ -1,7 +1,7 @@
 //! [`AlertBook`]: evaluates alert rules against a run and says which alerts fire and which
 //! resolve. Pure and deterministic: the same run and rules give the same changes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -69,18 +69,31 @@ impl AlertBook {
         self.active.values()
     }
 
+    /// A book whose firing alerts are `alerts` (those a console had stored when it stopped):
+    /// the next evaluation resolves those whose condition no longer holds and does not fire
+    /// again those that still hold.
+    pub fn restore(alerts: impl IntoIterator<Item = ActiveAlert>) -> AlertBook {
+        AlertBook {
+            pending: BTreeMap::new(),
+            active: alerts
+                .into_iter()
+                .map(|a| ((a.rule.clone(), a.subject.clone()), a))
+                .collect(),
+        }
+    }
+
     /// Evaluates `rules` (already validated) against the run now: the alerts that fire and
     /// those that resolve, in rule then subject order (resolutions of removed rules last).
     pub fn evaluate(&mut self, sim: &Simulation, rules: &[AlertRule]) -> Vec<AlertChange> {
         let now = sim.now().as_millis();
         let sample_interval = sim.lms().cfg.sample_interval;
         let mut changes = Vec::new();
-        let mut seen: BTreeMap<(String, String), ()> = BTreeMap::new();
+        let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
         for rule in rules {
             let hold = rule.condition.hold(sample_interval).as_millis();
             for h in holding(sim, &rule.condition) {
                 let key = (rule.name.clone(), h.subject.clone());
-                seen.insert(key.clone(), ());
+                seen.insert(key.clone());
                 if self.active.contains_key(&key) {
                     continue;
                 }
@@ -103,12 +116,12 @@ impl AlertBook {
                 }
             }
         }
-        self.pending.retain(|key, _| seen.contains_key(key));
+        self.pending.retain(|key, _| seen.contains(key));
         let rule_exists = |name: &str| rules.iter().any(|r| r.name == name);
         let gone: Vec<(String, String)> = self
             .active
             .keys()
-            .filter(|k| !seen.contains_key(*k))
+            .filter(|k| !seen.contains(*k))
             .cloned()
             .collect();
         let (mut ended, mut removed) = (Vec::new(), Vec::new());

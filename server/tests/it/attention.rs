@@ -11,7 +11,7 @@ const DEMO: &str = include_str!("../../../scenarios/demo.toml");
 
 /// One resource location without VDAs whose cloud link is cut every 10 minutes and
 /// restored 5 minutes later, for an hour.
-fn flapping_link() -> String {
+pub(crate) fn flapping_link() -> String {
     let mut src = String::from(
         r#"[scenario]
 name = "flapping link"

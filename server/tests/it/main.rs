@@ -15,6 +15,7 @@
 mod common;
 
 mod activity;
+mod alerts;
 mod attention;
 mod autoscale;
 mod bundle;

@@ -72,6 +72,9 @@ pub async fn follow(
         role: ReplicaRole::Follower,
         journal_entries: copy.resumed.journal,
         follower_lag_ms: 0,
+        alerts: crate::alerts::counts(&store, run.id)
+            .await
+            .unwrap_or_default(),
     };
     let (wiring, commands, handle) = super::wire(status.clone(), run.clone());
     let (marks_tx, marks) = watch::channel(None);
@@ -148,6 +151,12 @@ impl Follower {
                         return;
                     }
                     Some(Command::Query(job)) => job(&self.sim),
+                    // The leader reads the stored rules itself.
+                    Some(Command::AlertRules { reply, .. }) => {
+                        if let Some(reply) = reply {
+                            let _ = reply.send(());
+                        }
+                    }
                     Some(Command::Input { input, actor, audit, reply, .. }) => {
                         let store = self.store.clone();
                         let run_id = self.run.id;
@@ -192,6 +201,12 @@ impl Follower {
                             tracing::debug!(error = %e, "the follower could not read the store");
                         }
                     }
+                    // The alerts the leader evaluates, as it wrote them.
+                    if let Ok(counts) = crate::alerts::counts(&self.store, self.run.id).await {
+                        self.status.alerts = counts;
+                        crate::telemetry::set_alerts(&counts);
+                    }
+                    crate::telemetry::set_flapping(&self.sim);
                     self.publish_status();
                 }
             }

@@ -4,6 +4,7 @@
 //! [`RuntimeHandle`] only: commands over a channel, status through a `watch`, so nothing on a
 //! request path waits for the engines to compute.
 
+mod alerting;
 mod announce;
 mod follower;
 pub mod inputs;
@@ -81,6 +82,8 @@ pub struct ClockStatus {
     /// A follower's lag: wall-clock milliseconds between the leader's sending the clock mark
     /// this copy has reached and now (0 on the leader).
     pub follower_lag_ms: u64,
+    /// Alerts firing on the run, per severity (a follower reads them from the store).
+    pub alerts: crate::alerts::AlertCounts,
 }
 
 /// An input that changes the run; the task journals it before answering.
@@ -104,6 +107,12 @@ enum Command {
         reply: oneshot::Sender<Result<(Played, ClockStatus)>>,
     },
     Query(QueryJob),
+    /// The alert rules changed (saved on this console, or read from the store): the leader
+    /// evaluates them at once; a follower has nothing to do.
+    AlertRules {
+        rules: Vec<engine::alerts::AlertRule>,
+        reply: Option<oneshot::Sender<()>>,
+    },
     Shutdown {
         reply: oneshot::Sender<()>,
     },
@@ -232,6 +241,17 @@ impl RuntimeHandle {
             .await
             .map_err(|_| ServiceError::RuntimeGone)?;
         answer.await.map_err(|_| ServiceError::RuntimeGone)
+    }
+
+    /// Hands the leader the alert rules just saved: it evaluates them at once, and the alerts
+    /// they fire are in the history when this returns. (On a follower it returns at once; the
+    /// leader reads the stored rules within [`alerting::RULES_EVERY`].)
+    pub async fn alert_rules_changed(&self, rules: Vec<engine::alerts::AlertRule>) -> Result<()> {
+        self.ask(|reply| Command::AlertRules {
+            rules,
+            reply: Some(reply),
+        })
+        .await
     }
 
     /// A handle whose inputs carry `audit`: the first input that changes the run writes that

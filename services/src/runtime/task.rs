@@ -12,6 +12,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
+use super::alerting::Alerting;
 use super::announce;
 use super::inputs::{self, Played};
 use super::pacing::Pacer;
@@ -70,6 +71,7 @@ fn leader_status(run: &Run, sim: &Simulation, speed: Speed, resumed: &Resumed) -
         role: ReplicaRole::Leader,
         journal_entries: resumed.journal,
         follower_lag_ms: 0,
+        alerts: Default::default(),
     }
 }
 
@@ -104,6 +106,8 @@ pub(super) struct Task {
     activity: SharedActivity,
     status: watch::Sender<ClockStatus>,
     snapshot: ClockStatus,
+    /// The alert rules evaluated on the run ([`super::alerting`]).
+    alerting: Alerting,
 }
 
 impl Task {
@@ -132,7 +136,9 @@ impl Task {
             persist_rx,
             persisted.clone(),
         ));
-        let status = leader_status(&run, &sim, speed, &resumed);
+        let alerting = Alerting::open(store.clone(), run.id, wiring.commands.clone()).await?;
+        let mut status = leader_status(&run, &sim, speed, &resumed);
+        status.alerts = alerting.counts();
         wiring.status.send_replace(status.clone());
         announce::start(&store, run.id, &wiring);
         tokio::spawn(super::upkeep::run(
@@ -169,6 +175,7 @@ impl Task {
             activity: wiring.activity,
             status: wiring.status,
             snapshot: status,
+            alerting,
         })
     }
 
@@ -212,6 +219,7 @@ impl Task {
                         self.tick(wall).await;
                         self.snapshot_if_due().await;
                     }
+                    self.alerting.evaluate(&self.sim, false).await;
                     self.snapshot.lag_ms = u64::try_from(lag.as_millis()).unwrap_or(u64::MAX);
                     metrics::gauge!(telemetry::CLOCK_LAG_SECONDS).set(lag.as_secs_f64());
                     self.publish_status();
@@ -324,13 +332,30 @@ impl Task {
                 inbox,
                 reply,
             } => {
-                let (outcome, events) = self.input(input, actor, audit, inbox).await;
+                let (mut outcome, events) = self.input(input, actor, audit, inbox).await;
+                if outcome.is_ok() {
+                    // An operator's action is answered with the alerts it fired in the
+                    // history already.
+                    self.alerting.evaluate(&self.sim, true).await;
+                    self.publish_status();
+                    if let Ok((_, status)) = &mut outcome {
+                        status.alerts = self.snapshot.alerts;
+                    }
+                }
                 let _ = reply.send(outcome);
                 // Handed on after the answer, when the queue has room (see `run`): neither
                 // this answer nor the next input waits for the queue of events to store.
                 self.unsent.extend(events);
             }
             Command::Query(job) => job(&self.sim),
+            Command::AlertRules { rules, reply } => {
+                self.alerting.set_rules(rules);
+                self.alerting.evaluate(&self.sim, true).await;
+                self.publish_status();
+                if let Some(reply) = reply {
+                    let _ = reply.send(());
+                }
+            }
             Command::Shutdown { reply } => {
                 self.stop().await;
                 let _ = reply.send(());
@@ -510,6 +535,7 @@ impl Task {
         self.snapshot.next_due_ms = self.sim.next_due().map(SimTime::as_millis);
         self.snapshot.events_persisted = self.persisted.load(Ordering::Relaxed);
         self.snapshot.journal_entries = self.journal_seq;
+        self.snapshot.alerts = self.alerting.counts();
         metrics::gauge!(telemetry::SIM_TIME_SECONDS).set(self.snapshot.t_ms as f64 / 1000.0);
         self.status.send_replace(self.snapshot.clone());
     }

@@ -1,0 +1,122 @@
+//! The alerts page: what the admin's rules find firing on the live run, with an operator's
+//! acknowledgement, and the run's alert history (fired, acknowledged by whom, resolved).
+
+use engine::Role;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::api::alerts::{alerts, AcknowledgeAlert};
+use crate::components::layout::user_allows;
+use crate::components::live::use_live;
+use crate::components::pager::Pager;
+use crate::format::sim_time;
+use crate::model::alerts::AlertView;
+use crate::pages::{action_error, LoadError};
+
+/// The alerts page.
+#[component]
+pub fn AlertsPage() -> impl IntoView {
+    let query = use_query_map();
+    let page_no = Memo::new(move |_| {
+        query
+            .read()
+            .get("page")
+            .and_then(|p| p.parse::<u32>().ok())
+            .unwrap_or(1)
+    });
+    let live = use_live();
+    // Read again when an alert fires or resolves (the counts of the live status) and after an
+    // acknowledgement.
+    let counts = Memo::new(move |_| live.clock.get().map(|c| c.alerts));
+    let ack = ServerAction::<AcknowledgeAlert>::new();
+    let answer = Resource::new(
+        move || (page_no.get(), counts.get(), ack.version().get()),
+        |(page, _, _)| alerts(Some(page)),
+    );
+    view! {
+        <Title text="Alerts"/>
+        <h1>"Alerts"</h1>
+        <p class="muted">
+            "The leading console evaluates the alert rules on the live run as its clock moves (every quarter of a second of wall time at most) and after every operator action. "
+            <a href="/alerts/rules" id="alert-rules-link">"Alert rules"</a>
+        </p>
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                let can_ack = user_allows(Role::Operator).await;
+                match answer.await {
+                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(p) => view! {
+                        <section class="card">
+                            <h2>"Firing now"</h2>
+                            {if p.firing.is_empty() {
+                                view! { <p class="muted" id="alerts-none">"No alert is firing."</p> }.into_any()
+                            } else {
+                                view! { <AlertTable id="alerts-firing" rows=p.firing ack=can_ack.then_some(ack)/> }.into_any()
+                            }}
+                            {move || action_error(ack.value().get()).map(|e| view! { <p class="error" id="ack-error">{e}</p> })}
+                        </section>
+                        <section class="card">
+                            <h2>"History"</h2>
+                            <p class="muted small">{format!("{} alerts in run {}, newest first.", p.total, p.run_id)}</p>
+                            <AlertTable id="alerts-history" rows=p.history ack=None/>
+                            <Pager page=p.page total=p.total per_page=p.per_page href=|n| format!("/alerts?page={n}")/>
+                        </section>
+                    }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+/// A table of alerts; with `ack`, an unacknowledged row has its button.
+#[component]
+fn AlertTable(
+    id: &'static str,
+    rows: Vec<AlertView>,
+    ack: Option<ServerAction<AcknowledgeAlert>>,
+) -> impl IntoView {
+    view! {
+                    <table id=id class="alerts">
+                <thead><tr>
+                    <th>"Severity"</th><th>"Rule"</th><th>"Subject"</th><th>"Why"</th>
+                    <th>"Fired (simulated)"</th><th>"Acknowledged"</th><th>"Resolved (simulated)"</th>
+                </tr></thead>
+                <tbody>
+                    {rows.into_iter().map(|a| {
+                        let ack_label = format!("Acknowledge {} on {}", a.rule, a.subject);
+                        let acked = match (&a.acked_by, &a.acked_at) {
+                            (Some(who), Some(at)) => view! {
+                                <span class="acked">{format!("by {who} at {at}")}</span>
+                            }.into_any(),
+                            _ => match ack {
+                                Some(ack) => view! {
+                                    <ActionForm action=ack attr:class="inline">
+                                        <input type="hidden" name="id" value=a.id.to_string()/>
+                                        <button type="submit" aria-label=ack_label>"Acknowledge"</button>
+                                    </ActionForm>
+                                }.into_any(),
+                                None => view! { <span class="muted">"no"</span> }.into_any(),
+                            },
+                        };
+                        let resolved = match a.resolved_ms {
+                            Some(ms) => format!("{} ({})", sim_time(ms), a.resolved_reason.clone().unwrap_or_default()),
+                            None => "firing".to_owned(),
+                        };
+                        view! {
+                            <tr data-alert=a.id.to_string() data-rule=a.rule.clone() data-subject=a.subject.clone()
+                                data-acked-by=a.acked_by.clone().unwrap_or_default()>
+                                <td><span class=format!("sev sev-{}", a.severity)>{a.severity.clone()}</span></td>
+                                <td>{a.rule.clone()}</td>
+                                <td>{a.subject.clone()}</td>
+                                <td>{a.text.clone()}</td>
+                                <td class="mono" title=format!("condition held since {}; fired at {} UTC", sim_time(a.since_ms), a.fired_at)>{sim_time(a.fired_ms)}</td>
+                                <td>{acked}</td>
+                                <td class="mono">{resolved}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+    }
+}
