@@ -186,18 +186,15 @@ impl Simulation {
         actor: Option<String>,
     ) -> Result<Vec<Event>, ActionError> {
         let action = action.into();
+        // Checks due up to now see the state before the action (a refused action changes
+        // nothing, so recording them first changes nothing either).
+        let mut checks = Vec::new();
+        self.catch_up_checks(self.now, &mut checks);
         let mut events = Vec::new();
         self.dispatch(self.now, &action, actor.as_deref(), &mut events)?;
-        let mut out = Vec::with_capacity(events.len() + 1);
+        let mut out = Vec::with_capacity(events.len() + checks.len() + 1);
         self.start(&mut out);
-        // Checks due up to now saw the state before the action.
-        let watched = Engines {
-            lhc: &self.lhc,
-            lms: &self.lms,
-            gslb: &self.gslb,
-            autoscale: &self.autoscale,
-        };
-        self.attention.catch_up(self.now, &watched, &mut out);
+        out.append(&mut checks);
         if !events.is_empty() {
             self.after_events(action.engine());
         }
@@ -226,13 +223,7 @@ impl Simulation {
 
     /// Due actions, then due engines, at instant `t`.
     fn run_instant(&mut self, t: SimTime, out: &mut Vec<Event>) {
-        let watched = Engines {
-            lhc: &self.lhc,
-            lms: &self.lms,
-            gslb: &self.gslb,
-            autoscale: &self.autoscale,
-        };
-        self.attention.catch_up(t, &watched, out);
+        self.catch_up_checks(t, out);
         let mut emitted = [false; EngineId::ALL.len()];
         while let Some(entry) = self.timeline.first_entry() {
             if entry.key().0 > t {
@@ -275,6 +266,18 @@ impl Simulation {
                 self.after_events(engine);
             }
         }
+    }
+
+    /// Records the flap-detection checks due up to `t`, before anything happens at `t`.
+    fn catch_up_checks(&mut self, t: SimTime, out: &mut Vec<Event>) {
+        // The engines borrowed field by field, beside the attention borrowed mutably.
+        let watched = Engines {
+            lhc: &self.lhc,
+            lms: &self.lms,
+            gslb: &self.gslb,
+            autoscale: &self.autoscale,
+        };
+        self.attention.catch_up(t, &watched, out);
     }
 
     /// The engines as flap detection reads them.

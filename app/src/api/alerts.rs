@@ -270,6 +270,15 @@ fn rule_from_form(
                 .ok_or_else(|| {
                     AppError::invalid(*field, format!("must be a number; got {value:?}"))
                 })?,
+            // Checked here, so that a refusal names the field (inside the tagged condition,
+            // the decoder could only name `condition`).
+            "state" => serde_json::from_value::<engine::lhc::HaState>(value.as_str().into())
+                .map(|_| serde_json::Value::String(value.clone()))
+                .map_err(|e| AppError::invalid("state", e.to_string()))?,
+            "engine" => value
+                .parse::<engine::EngineId>()
+                .map(|_| serde_json::Value::String(value.clone()))
+                .map_err(|e| AppError::invalid("engine", e.to_string()))?,
             _ => serde_json::Value::String(value.clone()),
         };
         condition.insert((*field).to_owned(), json);
