@@ -62,8 +62,8 @@ test("an admin's rule catches a flapping cloud link in the header; an operator a
     // A threshold out of range is refused by name, and nothing is saved.
     await form.getByLabel("Name").fill("lyon extended");
     await form.getByLabel("Condition").selectOption("ha_state");
-    await form.getByLabel(/HA state/).fill("extended_ha");
-    await form.getByLabel(/For at least/).fill("99999");
+    await form.getByRole("textbox", { name: /HA state/ }).fill("extended_ha");
+    await form.getByRole("textbox", { name: /For at least/ }).fill("99999");
     await form.getByRole("button", { name: "Save rule" }).click();
     await expect(admin.locator("#rule-error")).toContainText("for_min");
     await expect(admin.locator("#rule-error")).toContainText("10080");
@@ -72,7 +72,7 @@ test("an admin's rule catches a flapping cloud link in the header; an operator a
     // "Anything flapping", a warning.
     await form.getByLabel("Name").fill("anything flapping");
     await form.getByLabel("Condition").selectOption("flapping");
-    await expect(form.getByLabel(/For at least/)).toHaveCount(0);
+    await expect(form.getByRole("textbox", { name: /For at least/ })).toHaveCount(0);
     await form.getByRole("button", { name: "Save rule" }).click();
     await expect(admin.locator("#rule-saved")).toContainText("anything flapping");
     await expect(admin.locator("#rules-table [data-rule='anything flapping']")).toContainText("by admin");

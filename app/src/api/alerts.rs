@@ -278,7 +278,12 @@ fn rule_from_form(
             "engine" => value
                 .parse::<engine::EngineId>()
                 .map(|_| serde_json::Value::String(value.clone()))
-                .map_err(|e| AppError::invalid("engine", e.to_string()))?,
+                .map_err(|_| {
+                    AppError::invalid(
+                        "engine",
+                        format!("must be lhc, lms, gslb or autoscale (empty: any); got {value:?}"),
+                    )
+                })?,
             _ => serde_json::Value::String(value.clone()),
         };
         condition.insert((*field).to_owned(), json);

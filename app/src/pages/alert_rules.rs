@@ -73,13 +73,15 @@ fn RuleForm(save: ServerAction<SaveAlertRule>) -> impl IntoView {
                         {RULE_KINDS.iter().map(|k| view! { <option value=k.kind>{k.label}</option> }).collect_view()}
                     </select>
                 </label>
-                {move || {
-                    let fields = rule_kind(&kind.get()).map(|k| k.fields).unwrap_or_default();
-                    fields.iter().map(|(name, label)| {
-                        let required = *name != "engine";
-                        view! { <label>{format!("{label} ")}<input type="text" name=*name required=required/></label> }
-                    }).collect_view()
-                }}
+                // The kind's fields, keyed by name: a field of another kind is a new input (an
+                // input re-used for it would keep what was typed in the last one).
+                <For
+                    each=move || rule_kind(&kind.get()).map(|k| k.fields).unwrap_or_default().iter().copied()
+                    key=|(name, _)| *name
+                    let((name, label))
+                >
+                    <label>{format!("{label} ")}<input type="text" name=name required=name != "engine"/></label>
+                </For>
                 <button type="submit" class="primary">"Save rule"</button>
             </ActionForm>
             {move || action_error(save.value().get()).map(|e| view! { <p class="error" id="rule-error">{e}</p> })}
