@@ -831,3 +831,115 @@ async fn multi_row_statements_of_odd_sizes_do_not_stay_prepared() {
         }
     }
 }
+
+#[tokio::test]
+async fn alert_rules_and_the_alert_history_on_either_store() {
+    use engine::alerts::{ActiveAlert, AlertChange, AlertRule, AlertSeverity, Condition};
+    use services::alerts;
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let rule = |name: &str, condition| AlertRule {
+            name: name.to_owned(),
+            severity: AlertSeverity::Critical,
+            condition,
+        };
+        alerts::save_rule(&store, &rule("orphan", Condition::ChildOrphaned {}), "ann")
+            .await
+            .expect("save");
+        alerts::save_rule(&store, &rule("max", Condition::AtMaxNodes {}), "ann")
+            .await
+            .expect("save");
+        // Saving a name again replaces the rule (and who saved it).
+        let flapping = rule("orphan", Condition::Flapping { engine: None });
+        alerts::save_rule(&store, &flapping, "bob")
+            .await
+            .expect("replace");
+        let bad = rule("bad", Condition::VdasUnregistered { pct: 150.0 });
+        let refused = alerts::save_rule(&store, &bad, "bob").await;
+        assert!(
+            matches!(&refused, Err(ServiceError::Invalid { field, .. }) if field == "condition.pct"),
+            "{d:?}: {refused:?}"
+        );
+        let stored = alerts::rules(&store).await.expect("rules");
+        let names: Vec<_> = stored.iter().map(|r| r.rule.name.as_str()).collect();
+        assert_eq!(names, ["max", "orphan"], "{d:?}");
+        assert_eq!(stored[1].rule, flapping, "{d:?}");
+        assert_eq!(stored[1].saved_by, "bob", "{d:?}");
+        alerts::delete_rule(&store, "max").await.expect("delete");
+        assert!(matches!(
+            alerts::delete_rule(&store, "max").await,
+            Err(ServiceError::NotFound(_))
+        ));
+
+        let run = history::create_run(&store, "alerts", 1, None)
+            .await
+            .expect("run")
+            .id;
+        let alert = |subject: &str, severity| ActiveAlert {
+            rule: "orphan".to_owned(),
+            severity,
+            subject: subject.to_owned(),
+            since_ms: 1_000,
+            fired_ms: 61_000,
+            text: format!("{subject} is held by no parent"),
+        };
+        let fired = [
+            AlertChange::Fired(alert("ChildA", AlertSeverity::Warning)),
+            AlertChange::Fired(alert("ChildB", AlertSeverity::Critical)),
+        ];
+        alerts::record(&store, run, &fired).await.expect("record");
+        let firing = alerts::firing(&store, run).await.expect("firing");
+        assert_eq!(
+            firing
+                .iter()
+                .map(|a| a.subject.as_str())
+                .collect::<Vec<_>>(),
+            ["ChildB", "ChildA"],
+            "{d:?}: most serious first"
+        );
+        assert_eq!(
+            firing[1].active(),
+            Some(alert("ChildA", AlertSeverity::Warning))
+        );
+        let counts = alerts::counts(&store, run).await.expect("counts");
+        assert_eq!(
+            (counts.critical, counts.warning, counts.total()),
+            (1, 1, 2),
+            "{d:?}"
+        );
+
+        let acked = alerts::acknowledge(&store, run, firing[0].id, "carol")
+            .await
+            .expect("ack");
+        assert_eq!(acked.acked_by.as_deref(), Some("carol"), "{d:?}");
+        let again = alerts::acknowledge(&store, run, firing[0].id, "dave").await;
+        assert!(
+            matches!(&again, Err(ServiceError::Conflict(m)) if m.contains("by carol")),
+            "{d:?}: {again:?}"
+        );
+        let other_run = alerts::acknowledge(&store, run + 1, firing[0].id, "dave").await;
+        assert!(matches!(other_run, Err(ServiceError::NotFound(_))), "{d:?}");
+
+        let resolved = [AlertChange::Resolved {
+            alert: alert("ChildB", AlertSeverity::Critical),
+            at_ms: 120_000,
+            reason: "the condition no longer holds".to_owned(),
+        }];
+        alerts::record(&store, run, &resolved)
+            .await
+            .expect("resolve");
+        let (page, total) = alerts::history(&store, run, 0, 10).await.expect("history");
+        assert_eq!(total, 2, "{d:?}");
+        let b = page.iter().find(|a| a.subject == "ChildB").expect("ChildB");
+        assert_eq!(b.resolved_ms, Some(120_000), "{d:?}");
+        assert_eq!(
+            b.acked_by.as_deref(),
+            Some("carol"),
+            "{d:?}: kept after it resolved"
+        );
+        assert_eq!(
+            alerts::counts(&store, run).await.expect("counts").total(),
+            1
+        );
+    }
+}
