@@ -148,7 +148,16 @@ pub async fn save_rule(store: &Store, rule: &AlertRule, actor: &str) -> Result<(
     let mut set = rule_set(store).await?;
     set.retain(|r| r.name != rule.name);
     set.push(rule.clone());
-    validate_rules(&set).map_err(|e| ServiceError::invalid(e.field, e.message))?;
+    let own_prefix = format!("rules[{}].", set.len() - 1);
+    validate_rules(&set).map_err(|e| {
+        // The refusal is about the rule being saved: name its own field, not its place in
+        // the set it would join.
+        let field = match e.field.strip_prefix(&own_prefix) {
+            Some(own) => own.to_owned(),
+            None => e.field,
+        };
+        ServiceError::invalid(field, e.message)
+    })?;
     let json = serde_json::to_string(rule).map_err(|e| ServiceError::Internal(e.to_string()))?;
     on_pool!(store, pool => sqlx::query(
         "INSERT INTO alert_rules (name, rule, saved_by, saved_at) VALUES ($1, $2, $3, $4) \
