@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # How soon an alert shows in the console after the event that triggers it, at 60x, through
 # real HTTP: `serve --speed x60` on a fresh SQLite database with one resource location whose
-# cloud link is cut every 5 simulated minutes (restored 3 minutes later), and one rule
+# cloud link is cut every 12 simulated minutes (restored 3 minutes later; the default
+# HA Initial and Pending Recovery hold it in HA for about 9 minutes), and one rule
 # (`ha_state`, Pending HA for 0 minutes, so it fires at the state change). A client polls
 # `/api/clock_status` and `/api/alerts` every 10 ms; for each alert, the latency is the wall
 # time from the last clock reading *before* the alert's `since_ms` (so the figure is an upper
 # bound) to the first reading of `/api/alerts` that lists it. Prints each and the worst.
 #
-# Usage: bench/alerts.sh   (after `make build`; loopback only, BENCH_SECONDS wall, default 40)
+# Usage: bench/alerts.sh   (after `make build`; loopback only, BENCH_SECONDS wall, default 90)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=target/release/switchyard
-seconds=${BENCH_SECONDS:-40}
+seconds=${BENCH_SECONDS:-90}
 work=$(mktemp -d)
 trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -19,8 +20,8 @@ trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
   printf '[scenario]\nname = "alert latency"\n\n[[lhc.resource_locations]]\nid = "rl-lyon"\nname = "Lyon"\n\n'
   printf '[[lhc.resource_locations.connectors]]\nfqdn = "cc01.lyon.example.com"\n\n'
   for i in $(seq 0 40); do
-    printf '[[actions]]\nat = "%dm"\nkind = "cloud_link"\nresource_location = "rl-lyon"\nup = false\n\n' $((1 + 5 * i))
-    printf '[[actions]]\nat = "%dm"\nkind = "cloud_link"\nresource_location = "rl-lyon"\nup = true\n\n' $((4 + 5 * i))
+    printf '[[actions]]\nat = "%dm"\nkind = "cloud_link"\nresource_location = "rl-lyon"\nup = false\n\n' $((1 + 12 * i))
+    printf '[[actions]]\nat = "%dm"\nkind = "cloud_link"\nresource_location = "rl-lyon"\nup = true\n\n' $((4 + 12 * i))
   done
 } > "$work/scenario.toml"
 
