@@ -1,10 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
 import { hydrated, signIn } from "./helpers";
 
 // Every link a person can click, clicked: the nav bar's links and every in-page link of every
 // page reached that way, each followed by client-side navigation from the page that shows it.
-// After each click: no error text on the page, no 4xx/5xx answer from the console, and the page
-// no wider than the viewport at 390 and 1,440 px.
+// After each click: no error text on the page, no 4xx/5xx answer from the console, the page
+// no wider than the viewport at 390 and 1,440 px, no serious or critical axe-core finding at
+// either width (and in the dark theme), and a screenshot at each width kept with the test's
+// artifacts (artifacts/pages/).
 
 /** Links not followed: downloads, sign-out, and other origins. */
 function followable(href: string): boolean {
@@ -86,12 +89,24 @@ function overflow(): string {
   return `by ${excess} px: ${name} ends at ${Math.round(right)} px`;
 }
 
-/** The page shows no error and does not scroll sideways at either width. */
+/** A file name for the page's screenshots: its path, with ids kept (`lhc-rl-paris`). */
+function shotName(page: Page): string {
+  const url = new URL(page.url());
+  const name = url.pathname.replace(/^\/+|\/+$/g, "").replace(/[^A-Za-z0-9_-]+/g, "-");
+  return name === "" ? "overview" : name;
+}
+
+/**
+ * The page shows no error, does not scroll sideways and has no serious accessibility finding
+ * at either width.
+ */
 async function checkPage(page: Page, where: string) {
   await hydrated(page);
   await expect(page.locator("main"), where).not.toContainText("Loading…");
   await expect(page.locator("main"), where).not.toContainText("request failed");
   await expect(page.locator("main .error:visible"), where).toHaveCount(0);
+  // Every page carries its folded "What am I looking at?".
+  await expect(page.locator("main details.page-help"), where).toHaveCount(1);
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     // Polled: a live page may still be laying out what just arrived; an overflow that stays
@@ -99,6 +114,8 @@ async function checkPage(page: Page, where: string) {
     await expect
       .poll(() => page.evaluate(overflow), { message: `${where} at ${width} px scrolls sideways` })
       .toBe("");
+    await expectAccessible(page, where);
+    await page.screenshot({ path: `artifacts/pages/${shotName(page)}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -106,7 +123,7 @@ async function checkPage(page: Page, where: string) {
 test("every nav link and every in-page link opens without an error, at 390 and 1,440 px", async ({
   page,
 }) => {
-  test.setTimeout(600_000);
+  test.setTimeout(900_000);
   page.setDefaultNavigationTimeout(20_000);
   page.setDefaultTimeout(20_000);
   const failures: string[] = [];
@@ -210,7 +227,7 @@ test("the first Tab reaches a skip link that moves focus to the page's content",
   await expect(page.locator("main#content")).toBeFocused();
 });
 
-test("an operator reaches a resource location's Force outage with the skip link and three Tabs", async ({ page }) => {
+test("an operator reaches a resource location's Force outage with the skip link and four Tabs", async ({ page }) => {
   // A keyboard user opening the page from a bookmark: the first Tab is the skip link.
   await signIn(page, "operator");
   await page.goto("/lhc/rl-paris");
@@ -218,7 +235,8 @@ test("an operator reaches a resource location's Force outage with the skip link 
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
   await page.keyboard.press("Enter");
-  // The time-travel disclosure (folded while live), the way back to the list, the action.
-  for (let i = 0; i < 3; i++) await page.keyboard.press("Tab");
+  // The time-travel disclosure (folded while live), the way back to the list, the page's
+  // folded help, the action.
+  for (let i = 0; i < 4; i++) await page.keyboard.press("Tab");
   await expect(page.locator("#force-outage")).toBeFocused();
 });

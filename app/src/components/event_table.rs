@@ -10,7 +10,7 @@ use crate::model::EventRow;
 pub fn EventTable(rows: Vec<EventRow>, #[prop(optional)] id: &'static str) -> impl IntoView {
     let empty = rows.is_empty();
     view! {
-        <table class="events" id=id>
+        <table tabindex="0" class="events" id=id>
             <thead>
                 <tr>
                     <th>"Sim time"</th>
@@ -131,7 +131,7 @@ mod tests {
 pub fn ReasonTable(rows: Vec<EventRow>, #[prop(optional)] id: &'static str) -> impl IntoView {
     let empty = rows.is_empty();
     view! {
-        <table class="events reasons" id=id>
+        <table tabindex="0" class="events reasons" id=id>
             <thead>
                 <tr><th>"Sim time"</th><th>"Subject"</th><th>"Kind"</th><th>"Why"</th><th>"Actor"</th></tr>
             </thead>

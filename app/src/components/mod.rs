@@ -14,6 +14,7 @@ pub mod header_clock;
 pub mod layout;
 pub mod live;
 pub mod lms_charts;
+pub mod page_help;
 pub mod pager;
 pub mod section_tabs;
 pub mod sparkline;

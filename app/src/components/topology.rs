@@ -245,7 +245,7 @@ pub fn TopologyGraph(
     view! {
         <div class="topology-wrap">
             <svg class="topology" id=id viewBox=format!("0 0 {width:.0} {height:.0}")
-                width=format!("{width:.0}") height=format!("{height:.0}") role="img"
+                width=format!("{width:.0}") height=format!("{height:.0}") role="group"
                 aria-label="GSLB parent-child topology">
                 <g class="links">{links}</g>
                 <g class="nodes">{nodes}</g>

@@ -8,6 +8,7 @@ use leptos_meta::Title;
 
 use crate::api::alerts::{alert_rules, DeleteAlertRule, SaveAlertRule};
 use crate::components::layout::user_allows;
+use crate::components::page_help::PageHelp;
 use crate::model::alerts::{rule_kind, AlertRuleView, RULE_KINDS};
 use crate::pages::{action_error, LoadError};
 
@@ -23,6 +24,7 @@ pub fn AlertRulesPage() -> impl IntoView {
     view! {
         <Title text="Alert rules"/>
         <h1>"Alert rules"</h1>
+        <PageHelp text="The conditions the console watches on the live run. Each rule has a severity and a kind: a resource location held in an HA state for some minutes, a share of VDAs unregistered, a GSLB child orphaned, a server at full load for some samples, an autoscale group at its maximum, or anything flapping. Everyone can read the rules; only an admin adds, replaces (same name) or deletes one, and a rule with a value out of range is refused with the field named, nothing saved."/>
         <p class="muted">
             "Each rule fires an alert per subject for which its condition holds (after its hold time), and resolves it when the condition no longer holds. "
             <a href="/alerts">"Alerts firing and their history"</a>
@@ -99,7 +101,7 @@ fn RuleTable(
 ) -> impl IntoView {
     view! {
         <section class="card">
-                            <table id="rules-table">
+                            <table tabindex="0" id="rules-table">
                     <thead><tr><th>"Rule"</th><th>"Severity"</th><th>"Condition"</th><th>"Saved"</th><th></th></tr></thead>
                     <tbody>
                         {list.into_iter().map(|r| {

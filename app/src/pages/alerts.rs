@@ -9,6 +9,7 @@ use leptos_router::hooks::use_query_map;
 use crate::api::alerts::{alerts, AcknowledgeAlert};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live;
+use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::format::sim_time;
 use crate::model::alerts::AlertView;
@@ -37,6 +38,7 @@ pub fn AlertsPage() -> impl IntoView {
     view! {
         <Title text="Alerts"/>
         <h1>"Alerts"</h1>
+        <PageHelp text="What the rules caught. Firing alerts are listed first, with the condition that fired them and since when (simulated time); an operator acknowledges one to say someone is on it, which is recorded with their name. Below, the history of every alert of the run: when it fired, who acknowledged it and when it resolved, and why."/>
         <p class="muted">
             "The leading console evaluates the alert rules on the live run as its clock moves (every quarter of a second of wall time at most) and after every operator action. "
             <a href="/alerts/rules" id="alert-rules-link">"Alert rules"</a>
@@ -77,7 +79,7 @@ fn AlertTable(
     ack: Option<ServerAction<AcknowledgeAlert>>,
 ) -> impl IntoView {
     view! {
-                    <table id=id class="alerts">
+                    <table tabindex="0" id=id class="alerts">
                 <thead><tr>
                     <th>"Severity"</th><th>"Rule"</th><th>"Subject"</th><th>"Why"</th>
                     <th>"Fired (simulated)"</th><th>"Acknowledged"</th><th>"Resolved (simulated)"</th>

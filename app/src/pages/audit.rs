@@ -5,6 +5,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::admin::audit_entries;
+use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::pages::LoadError;
 
@@ -23,13 +24,14 @@ pub fn AuditPage() -> impl IntoView {
     view! {
         <Title text="Audit"/>
         <h1>"Audit log"</h1>
+        <PageHelp text="Every action a person took in the console, newest first: who, when (wall-clock time), what and with which values, and whether it was accepted. Clock changes, forced outages, evaluator edits, topology imports, alert acknowledgements and account changes are all here; filter by user or action."/>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match page.await {
                     Err(e) => view! { <LoadError error=e/> }.into_any(),
                     Ok(p) => view! {
                         <section class="card">
-                            <table class="audit" id="audit-table">
+                            <table tabindex="0" class="audit" id="audit-table">
                                 <thead><tr><th>"When (UTC)"</th><th>"Who"</th><th>"Action"</th><th>"Arguments"</th><th>"Outcome"</th></tr></thead>
                                 <tbody>
                                     {p.rows.into_iter().map(|r| {

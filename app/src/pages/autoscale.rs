@@ -11,6 +11,7 @@ use leptos_meta::Title;
 use crate::api::autoscale::autoscale_groups;
 use crate::components::autoscale_charts::{minute_label, state_key};
 use crate::components::live::use_live_refresh;
+use crate::components::page_help::PageHelp;
 use crate::format::sim_time;
 use crate::model::autoscale::GroupsPage;
 use crate::pages::LoadError;
@@ -108,6 +109,7 @@ pub fn AutoscalePage() -> impl IntoView {
     view! {
         <Title text="Autoscale"/>
         <h1>"Autoscale"</h1>
+        <PageHelp text="Each autoscale group of ADC clusters, one row per group with its zones: how many nodes each zone's cluster runs, against its minimum and maximum, and where the decision cycle stands (evaluating, cooldown, draining, waiting for DNS TTL). Open a group for its timeline and the reason of every scale event."/>
         <p class="muted">
             "Autoscale groups of ADC clusters, one cluster per availability zone, decided per cluster. Statistics every minute: scale out when any threshold stays above its maximum for the watch time, scale in when all stay below their minimum; cooldown after a scale-out, drain (and the DNS TTL in DNS mode) after a scale-in."
         </p>
@@ -119,7 +121,7 @@ pub fn AutoscalePage() -> impl IntoView {
                         let shown = as_of.get_untracked();
                         view! {
                         <section class="card">
-                            <table id="group-table">
+                            <table tabindex="0" id="group-table">
                                 <thead><tr><th>"Group"</th><th>"Mode"</th><th>"Application"</th><th>"Limits"</th><th>"Clusters (zone, state, nodes)"</th><th>"Last decision"</th></tr></thead>
                                 <tbody>
                                     {groups.is_empty().then(|| view! { <tr><td colspan="6" class="empty">"No autoscale group in this scenario."</td></tr> })}

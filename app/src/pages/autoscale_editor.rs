@@ -16,6 +16,7 @@ use crate::api::autoscale::{
 };
 use crate::components::autoscale_charts::{minute_label, SharedScale, TimelineChart};
 use crate::components::layout::user_allows;
+use crate::components::page_help::PageHelp;
 use crate::error::AppError;
 use crate::model::autoscale::{
     field_error, metric_name, metric_unit, ParamsDraft, ThresholdDraft, WhatIfResult, METRICS,
@@ -40,6 +41,7 @@ pub fn AutoscaleEditorPage() -> impl IntoView {
         <Title text="Autoscale thresholds"/>
         <p><a href=move || format!("/autoscale/{}", group.get())>"← Group"</a>" · "<a href="/autoscale">"All groups"</a></p>
         <h1>"Thresholds and limits of " <span class="mono">{move || group.get()}</span></h1>
+        <PageHelp text="Change a group's thresholds, watch time, cooldown and limits, and see before you save what would have happened: the what-if replays the group's recorded load with your values and compares its scale events with the real ones. Saving applies the values to the live group from the next decision on."/>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let name = group.get_untracked();
@@ -163,7 +165,7 @@ fn Editor(group: GroupView, save: ServerAction<AutoscaleSave>) -> impl IntoView 
         <section class="card editor" id="autoscale-editor">
             <h2>"Edit"</h2>
             <div class="as-fields">{number_fields}</div>
-            <table id="threshold-editor">
+            <table tabindex="0" id="threshold-editor">
                 <thead><tr><th>"Threshold parameter"</th><th>"Minimum (scale in when all below)"</th><th>"Maximum (scale out when any above)"</th><th></th></tr></thead>
                 <tbody>
                     <For each=move || rows.get() key=|(id, _)| *id let:row>

@@ -16,6 +16,7 @@ use crate::api::autoscale::{
 use crate::components::autoscale_charts::TimelineChart;
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
+use crate::components::page_help::PageHelp;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
 use engine::autoscale::chart::Timeline;
 
@@ -88,6 +89,7 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
         <Title text="Autoscale group"/>
         <p><a href=move || as_of.get().link("/autoscale")>"← Autoscale groups"</a></p>
         <h1>"Autoscale group " <span class="mono">{move || group.get()}</span></h1>
+        <PageHelp text="One autoscale group over time: per zone, the metric against its scale-out and scale-in thresholds, the node count with its limits, and the spans of cooldown, drain and DNS TTL wait. Every scale decision below names the breach streak that caused it; pick a time range above the charts to zoom."/>
         <Transition fallback=|| ()>
             {move || Suspend::new(async move {
                 let can_act = user_allows(Role::Operator).await;
@@ -219,7 +221,7 @@ fn Nodes(cluster: ClusterView) -> impl IntoView {
     view! {
         <div>
             <h3>"Nodes"</h3>
-            <table id=format!("nodes-{}", cluster.zone) class="as-nodes-table">
+            <table tabindex="0" id=format!("nodes-{}", cluster.zone) class="as-nodes-table">
                 <thead><tr><th>"Node"</th><th>"Private IP"</th><th>"Public IP"</th><th>"State"</th><th>"Since"</th></tr></thead>
                 <tbody>
                     {empty.then(|| view! { <tr><td colspan="5" class="empty">"No node."</td></tr> })}
@@ -414,7 +416,7 @@ fn Decisions(rows: Vec<EventRow>) -> impl IntoView {
     view! {
         <section class="card">
             <h2>"Decisions and actions"</h2>
-            <table id="decision-table">
+            <table tabindex="0" id="decision-table">
                 <thead><tr><th>"Sim time"</th><th>"Zone"</th><th>"What"</th><th>"Why / details"</th><th>"Actor"</th></tr></thead>
                 <tbody>
                     {empty.then(|| view! { <tr><td colspan="5" class="empty">"None yet."</td></tr> })}

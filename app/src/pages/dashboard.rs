@@ -12,6 +12,7 @@ use crate::components::feed::LiveFeed;
 use crate::components::header_clock::use_clock_status;
 use crate::components::layout::user_allows;
 use crate::components::live::{use_live, use_live_refresh, Live};
+use crate::components::page_help::PageHelp;
 use crate::ids;
 use crate::model::ClockView;
 use crate::pages::attention::AttentionCard;
@@ -47,6 +48,7 @@ pub fn Dashboard() -> impl IntoView {
     view! {
         <Title text="Overview"/>
         <h1>"Overview"</h1>
+        <PageHelp text="The whole estate at a glance: the simulated clock and its speed, what needs attention now (resource locations in HA or not HA-ready, orphaned or adopted GSLB children, servers at full load, autoscale groups at a limit, firing alerts), one card per engine with its state counts and recent changes, and the live feed of events. Every item links to the page that explains it."/>
         <AttentionCard overview/>
         <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {

@@ -13,6 +13,7 @@ use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
+use crate::components::page_help::PageHelp;
 use crate::components::section_tabs::SectionTabs;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
@@ -44,6 +45,7 @@ pub fn GslbPage() -> impl IntoView {
     view! {
         <Title text="GSLB"/>
         <h1>"GSLB"</h1>
+        <PageHelp text="The GSLB parent-child topology over MEP: parent sites exchange metrics with each other, each child reports to its parent and falls back to a backup parent when its own goes down. The graph and the table show each site's state and its links; an operator can take a site down or cut a MEP link (one way or both) and watch the adoptions follow."/>
         <GslbNav current="/gslb"/>
         <p class="muted">
             "Parent-child topology over MEP: parents peer with every parent and answer ADNS; a child talks only to its parent. When a parent goes DOWN, the highest-preference backup parent that is up adopts its children; a child accepts or rejects from its own view."
@@ -131,7 +133,7 @@ fn SitesTable(sites: Vec<SiteView>, act: ServerAction<GslbAct>, can_act: bool) -
     view! {
         <section class="card">
             <h2>"Sites"</h2>
-            <table id="site-table">
+            <table tabindex="0" id="site-table">
                 <thead><tr><th>"Site"</th><th>"Role"</th><th>"IP / public IP"</th><th>"State"</th><th>"MEP"</th><th>"Parent (configured)"</th><th>"Backup parents"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
                 <tbody>
                     {sites.into_iter().map(|s| {
@@ -225,7 +227,7 @@ fn LinkForm(act: ServerAction<GslbAct>, names: Vec<String>) -> impl IntoView {
                 <label>"From " <select name="from" on:change=move |ev| from.set(event_target_value(&ev))>{from_options}</select></label>
                 <label>" to " <select name="to" on:change=move |ev| to.set(event_target_value(&ev))>{to_options}</select></label>
                 <label>" "
-                    <select name="direction" on:change=move |ev| direction.set(event_target_value(&ev))>
+                    <select name="direction" aria-label="Direction of the cut" on:change=move |ev| direction.set(event_target_value(&ev))>
                         <option value="both">"both directions"</option>
                         <option value="one_way">"this direction only (from → to)"</option>
                     </select>

@@ -8,6 +8,7 @@ use leptos_meta::Title;
 
 use crate::api::gslb::{gslb_export, GslbImport};
 use crate::components::layout::user_allows;
+use crate::components::page_help::PageHelp;
 use crate::pages::gslb::GslbNav;
 use crate::pages::{action_error, LoadError};
 
@@ -20,6 +21,7 @@ pub fn GslbCliPage() -> impl IntoView {
     view! {
         <Title text="GSLB CLI"/>
         <h1>"GSLB: CLI import / export"</h1>
+        <PageHelp text="The live GSLB topology as the ADC's own CLI commands (add gslb site, set gslb site … -parentSite …), ready to copy, and an import that replaces the topology with the commands you paste. An import is checked line by line first: a command it cannot read is refused with its line number and nothing changes."/>
         <GslbNav current="/gslb/cli"/>
         <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
@@ -32,7 +34,7 @@ pub fn GslbCliPage() -> impl IntoView {
                         <div class="grid">
                             <section class="card">
                                 <h2>"Export (live topology)"</h2>
-                                <textarea id="cli-export" readonly rows="18" cols="70" class="mono">{cli}</textarea>
+                                <textarea id="cli-export" aria-label="The live topology as CLI commands" readonly rows="18" cols="70" class="mono">{cli}</textarea>
                             </section>
                             <section class="card">
                                 <h2>"Import (replaces the topology)"</h2>

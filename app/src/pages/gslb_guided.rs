@@ -8,6 +8,7 @@ use leptos_meta::Title;
 
 use crate::api::gslb::GslbGuided;
 use crate::components::event_table::ReasonTable;
+use crate::components::page_help::PageHelp;
 use crate::components::topology::TopologyGraph;
 use crate::format::sim_time;
 use crate::model::EventRow;
@@ -26,6 +27,7 @@ pub fn GslbGuidedPage() -> impl IntoView {
     view! {
         <Title text="GSLB documented scenarios"/>
         <h1>"GSLB: documented scenarios"</h1>
+        <PageHelp text="The documented GSLB examples, replayed step by step on a topology of their own (the live estate is not touched): each step states what the documentation says should happen, then shows what the engine did."/>
         <GslbNav current="/gslb/guided"/>
         <p class="muted">"Each replay runs on its own engine with the documented topology: the live topology is not touched. Operators only; each run is audited."</p>
         <div class="controls" id="guided-buttons">

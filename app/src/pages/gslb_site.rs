@@ -13,6 +13,7 @@ use crate::api::gslb::{gslb_site, GslbAct, GslbBackups};
 use crate::components::event_table::{EventTable, ReasonTable};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
+use crate::components::page_help::PageHelp;
 use crate::components::topology::{status_class, status_label};
 use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbSiteDetail};
@@ -131,6 +132,7 @@ fn Detail(
     let links_table = view! { <LinksTable site=site.name.clone() links act can_act/> }.into_any();
     view! {
         <h1>{site.name.clone()}</h1>
+        <PageHelp text="One GSLB site: its role (parent or child), its parent and backup parent, whether it is adopted or orphaned, the state of each MEP link as each end sees it, and the site's events with the reason of every adoption or return."/>
         <div class="grid">{facts}{links_table}</div>
         {editor}
         <section class="card">
@@ -156,7 +158,7 @@ fn LinksTable(
     view! {
         <section class="card">
             <h2>"MEP links"</h2>
-            <table id="link-table">
+            <table tabindex="0" id="link-table">
                 <thead><tr><th>"Peer"</th><th>"Status"</th><th>"Out (this → peer)"</th><th>"In (peer → this)"</th><th>"Initiator"</th><th>"RTT"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
                 <tbody>
                     {links.into_iter().map(|l| {

@@ -10,6 +10,7 @@ use leptos_router::hooks::use_query_map;
 use crate::api::history::list_events;
 use crate::components::event_table::EventTable;
 use crate::components::filter_form::FilterForm;
+use crate::components::page_help::PageHelp;
 use crate::ids;
 use crate::model::{HistoryPage as Page, HistoryQuery};
 use crate::pages::LoadError;
@@ -35,6 +36,7 @@ pub fn HistoryPage() -> impl IntoView {
     view! {
         <Title text="History"/>
         <h1>"History"</h1>
+        <PageHelp text="Every event the engines produced on the run, newest first, searchable by engine, kind and subject; each one says why it happened. Use it to reconstruct an incident after the fact, or export the run."/>
         <Filters query/>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {

@@ -10,6 +10,7 @@ use crate::api::lhc::lhc_overview;
 use crate::components::charts::state_class;
 use crate::components::facts::Facts;
 use crate::components::live::use_live_refresh;
+use crate::components::page_help::PageHelp;
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
 
@@ -53,6 +54,7 @@ pub fn LhcPage() -> impl IntoView {
     view! {
         <Title text="Resource locations"/>
         <h1>"Resource locations"</h1>
+        <PageHelp text="Every resource location with its Local Host Cache / HA state: Working Normally while the Cloud Connectors reach the cloud, then Pending HA, HA Initial and Extended HA during an outage, and Pending Recovery on the way back. The columns show the elected secondary broker and where the VDAs are registered (cloud, secondary broker, unregistered). A warning means the location is not ready for an outage."/>
         <p class="muted">
             "Local Host Cache / HA mode of Cloud Connectors. The vendor does not publish the durations of Pending HA, HA Initial and Pending Recovery: those defaults are assumed, the others documented (see Settings below)."
         </p>
@@ -62,7 +64,7 @@ pub fn LhcPage() -> impl IntoView {
                     Err(e) => view! { <LoadError error=e/> }.into_any(),
                     Ok(list) => view! {
                         <section class="card">
-                            <table id="rl-table">
+                            <table tabindex="0" id="rl-table">
                                 <thead><tr>
                                     <th>"Resource location"</th><th>"HA state"</th><th>"Elected secondary broker"</th>
                                     <th>"Connectors up"</th><th>"VDAs on cloud"</th><th>"on secondary"</th><th>"unregistered"</th><th>"Warnings"</th>

@@ -15,6 +15,7 @@ use crate::components::event_table::EventTable;
 use crate::components::filter_form::FilterForm;
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
+use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
 use crate::error::AppError;
@@ -117,6 +118,7 @@ fn Detail(
     });
     view! {
         <h1>{rl.name.clone()} " " <HaBadge state=rl.ha_state/></h1>
+        <PageHelp text="One resource location: its HA state and since when, the secondary broker elected and the order of the candidates, its Cloud Connectors with their health and local database, and its VDAs and where they are registered. An operator can force an outage here (the connectors lose the cloud, one of them is elected secondary broker and VDAs re-register with it) and clear it again; the charts show the states and registrations over the chosen time range."/>
         <p class="muted">
             {format!("{} · in this state since {} · elected secondary broker: {} · candidates: {}",
                 rl.id, sim_time(rl.ha_state_since_ms), rl.elected.clone().unwrap_or_else(|| "none".into()),
@@ -230,7 +232,7 @@ fn Connectors(
     view! {
         <section class="card">
             <h2>"Cloud Connectors"</h2>
-            <table id="connector-table">
+            <table tabindex="0" id="connector-table">
                 <thead><tr>
                     <th>"Rank"</th><th>"FQDN"</th><th>"Power"</th><th>"CSS"</th><th>"HA service"</th><th>"RBP"</th>
                     <th>"StoreFront"</th><th>"Forced outage"</th><th>"Cloud link"</th><th>"HA state"</th>
@@ -268,14 +270,14 @@ fn Connectors(
                                             {if forced { "Clear outage" } else { "Force outage" }}
                                         </button>
                                         <button aria-label=format!("Restart {}", c.fqdn) on:click=move |_| send("restart", rl2.clone(), f2.clone(), None)>"Restart"</button>
-                                        <select on:change=move |ev| target.set(event_target_value(&ev)) title="What to fail or recover">
+                                        <select on:change=move |ev| target.set(event_target_value(&ev)) title="What to fail or recover" aria-label=format!("What to fail or recover on {}", c.fqdn)>
                                             <option value="">"whole connector"</option>
                                             <option value="css">"CSS"</option>
                                             <option value="ha_service">"HA service"</option>
                                             <option value="rbp">"RBP"</option>
                                         </select>
-                                        <button on:click=move |_| send("fail", rl3.clone(), f3.clone(), chosen_part(target.get_untracked()))>"Fail"</button>
-                                        <button on:click=move |_| send("recover", rl4.clone(), f4.clone(), chosen_part(target.get_untracked()))>"Recover"</button>
+                                        <button aria-label=format!("Fail {}", c.fqdn) on:click=move |_| send("fail", rl3.clone(), f3.clone(), chosen_part(target.get_untracked()))>"Fail"</button>
+                                        <button aria-label=format!("Recover {}", c.fqdn) on:click=move |_| send("recover", rl4.clone(), f4.clone(), chosen_part(target.get_untracked()))>"Recover"</button>
                                     </td>
                                 })}
                             </tr>
@@ -361,7 +363,7 @@ fn VdaTable(page: VdaPage, id: String) -> impl IntoView {
     };
     view! {
         <p class="muted" id="vda-total" data-total=page.total.to_string()>{format!("{} VDAs match", page.total)}</p>
-        <table id="vda-table">
+        <table tabindex="0" id="vda-table">
             <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Delivery group"</th><th>"Broker"</th><th>"Sessions"</th><th>"Maintenance"</th><th>"Heartbeat phase"</th></tr></thead>
             <tbody>
                 {page.rows.into_iter().map(|v| {

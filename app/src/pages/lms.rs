@@ -13,6 +13,7 @@ use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
+use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
 use crate::format::sim_time;
@@ -77,6 +78,7 @@ pub fn LmsPage() -> impl IntoView {
     view! {
         <Title text="Load management"/>
         <h1>"Load management"</h1>
+        <PageHelp text="Load management across zones: each zone's data collector and the order of the next ones, its servers with their load index (0 to 10000, 10000 meaning full), sessions, and the applications published on them. An operator can kill a data collector and watch the zone elect the next one."/>
         <LmsNav current="/lms"/>
         <p class="muted">
             "Zones and zone data collectors, load evaluators, the load index and least-loaded placement. Placement uses the data collectors' view, which lags the servers' true load between pushes."
@@ -175,7 +177,7 @@ fn Farm(
     let zones = view! {
             <section class="card">
                 <h2>"Zones and data collectors"</h2>
-                <table id="zone-table">
+                <table tabindex="0" id="zone-table">
                     <thead><tr><th>"Zone"</th><th>"Data collector"</th><th>"Election ranking"</th><th>"Servers up"</th><th>"Sessions"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
                     <tbody>
                         {zones.into_iter().map(|z| {
@@ -192,7 +194,7 @@ fn Farm(
                                         <td>
                                             <ConfirmButton
                                                 label="Kill data collector"
-                                                aria_label=format!("Kill the data collector of {}", z.name)
+                                                aria_label=format!("Kill data collector of {}", z.name)
                                                 confirm="Kill data collector"
                                                 consequence=format!(
                                                     "Kill the data collector of {} ({}): that server reboots (every session on it ends; down for the reboot time, 60 s by default, then starting for 3 m) and the zone elects the next server of the ranking at once.",
@@ -209,7 +211,7 @@ fn Farm(
                     </tbody>
                 </table>
                 <h2 class="spaced">"Published applications"</h2>
-                <table id="app-table">
+                <table tabindex="0" id="app-table">
                     <thead><tr><th>"Application"</th><th>"Evaluator"</th><th>"Servers"</th><th>"Sessions"</th></tr></thead>
                     <tbody>
                         {applications.into_iter().map(|a| view! {
@@ -374,7 +376,7 @@ fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
     let href = move |n: u32| format!("/lms?{sort_q}{zq}&page={n}");
     view! {
         <p class="muted" id="server-total" data-total=page.total.to_string()>{format!("{} servers", page.total)}</p>
-        <table id="server-table">
+        <table tabindex="0" id="server-table">
             <thead><tr>
                 {SORTS.into_iter().map(|(key, label)| {
                     let active = sort == key || (sort.is_empty() && key == "host_id");

@@ -10,6 +10,7 @@ use leptos_meta::Title;
 use crate::api::lms::{lms_evaluators, LmsBlackHoleAb};
 use crate::components::layout::user_allows;
 use crate::components::lms_charts::{sessions_top, SessionLines};
+use crate::components::page_help::PageHelp;
 use crate::pages::lms::LmsNav;
 use crate::pages::{action_error, LoadError};
 
@@ -21,6 +22,7 @@ pub fn LmsBlackHolePage() -> impl IntoView {
     view! {
         <Title text="Black-hole A/B"/>
         <h1>"Black-hole A/B"</h1>
+        <PageHelp text="Two runs of the same logon storm side by side, one with load throttling and one without, on the same scale: without it, every new session goes to the server that looks least loaded and piles up there (the black-hole effect)."/>
         <LmsNav current="/lms/black-hole"/>
         <p class="muted">
             "Before Hotfix Rollup Pack 3 for XenApp 5.0 / Presentation Server 4.5, a server that had just started reported load 0 while its services were still starting, so the data collector sent it every new session and it \"swallowed\" the storm. With the fix it reports full load (10000) until its services are up. Both runs use the same seed, storm and reboot, on copies of the scenario's farm; the live simulation is not touched."

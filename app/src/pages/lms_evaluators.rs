@@ -12,6 +12,7 @@ use crate::api::lms::{
     PREVIEW_LAUNCHES,
 };
 use crate::components::layout::user_allows;
+use crate::components::page_help::PageHelp;
 use crate::model::evaluator_preview;
 use crate::model::lms::{is_counter, EvaluatorsPage, RuleDraft, RULE_KINDS};
 use crate::pages::lms::LmsNav;
@@ -102,6 +103,7 @@ pub fn LmsEvaluatorsPage() -> impl IntoView {
     view! {
         <Title text="Load evaluators"/>
         <h1>"Load evaluators"</h1>
+        <PageHelp text="The load evaluators and their rules (CPU, memory, sessions, page swaps, schedules and so on), with each rule's threshold. An admin edits an evaluator and previews, before saving, how every server's load index and the next placements would change."/>
         <LmsNav current="/lms/evaluators"/>
         <p class="muted">"Default = Server User Load (full at 100 users) + Load Throttling; Advanced = CPU 90/10 + Memory 90/10 + Page Swaps 100/0 + Load Throttling (product documentation). A server has one evaluator; an application may have one too, and the higher load wins."</p>
         {move || action_error(delete.value().get()).map(|e| view! { <p class="error" id="delete-error">{e}</p> })}
@@ -135,7 +137,7 @@ fn List(
     let names: Vec<String> = evaluators.iter().map(|e| e.name.clone()).collect();
     view! {
         <section class="card">
-            <table id="evaluator-table">
+            <table tabindex="0" id="evaluator-table">
                 <thead><tr><th>"Evaluator"</th><th>"Rules"</th><th>"Servers"</th><th>"Applications"</th>{is_admin.then(|| view! { <th></th> })}</tr></thead>
                 <tbody>
                     {evaluators.into_iter().map(|e| view! { <Row e editing delete is_admin/> }).collect_view()}
@@ -266,7 +268,7 @@ fn Editor(
             <div class="controls">
                 <label>"Name " <input type="text" name="name" size="30" node_ref=name_field prop:value=draft.name on:input=move |ev| draft.name.set(event_target_value(&ev))/></label>
             </div>
-            <table id="rule-editor">
+            <table tabindex="0" id="rule-editor">
                 <thead><tr><th>"Rule"</th><th>"Settings"</th><th></th></tr></thead>
                 <tbody>
                     <For each=move || rules.get() key=|(id, _)| *id let:row>
@@ -395,7 +397,7 @@ fn Preview(preview: EvaluatorPreview) -> impl IntoView {
             <ul id="preview-summary">
                 {sentences.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}
             </ul>
-            <table id="preview-table">
+            <table tabindex="0" id="preview-table">
                 <thead><tr><th>"Server"</th><th class="num">"Load index now"</th><th class="num">"With this evaluator"</th><th class="num">"Change"</th></tr></thead>
                 <tbody>
                     {preview.rows.into_iter().map(|r| {
@@ -408,7 +410,7 @@ fn Preview(preview: EvaluatorPreview) -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
-            <table id="preview-placements">
+            <table tabindex="0" id="preview-placements">
                 <caption>{format!("Where the next {} launches of {} go", preview.launches, preview.app)}</caption>
                 <thead><tr><th>"Server"</th><th class="num">"Now"</th><th class="num">"With this evaluator"</th><th class="num">"Change"</th></tr></thead>
                 <tbody>

@@ -128,7 +128,7 @@ fn Answer(audit: FormulaAudit) -> impl IntoView {
     view! {
         <p>{format!("In force: {}.", formula_name(in_force))}</p>
         <div>
-            <table id="audit-indexes">
+            <table tabindex="0" id="audit-indexes">
                 <thead><tr><th>"Server"</th><th>"Zone"</th><th>"Evaluator"</th>
                     <th class="num">"Index, sum"</th><th class="num">"Index, average"</th><th class="num">"Difference"</th></tr></thead>
                 <tbody>
@@ -151,7 +151,7 @@ fn Answer(audit: FormulaAudit) -> impl IntoView {
         {(launches > 0).then(|| view! {
             <div class="grid">
                 <div>
-                    <table id="audit-placements">
+                    <table tabindex="0" id="audit-placements">
                         <thead><tr><th>"Server"</th><th class="num">"Launches, sum"</th><th class="num">"Launches, average"</th></tr></thead>
                         <tbody>
                             {placements.into_iter().map(|p| {
@@ -167,7 +167,7 @@ fn Answer(audit: FormulaAudit) -> impl IntoView {
                     </table>
                 </div>
                 <div>
-                    <table id="audit-differences">
+                    <table tabindex="0" id="audit-differences">
                         <thead><tr><th class="num">"Launch"</th><th>"Under sum"</th><th>"Under average"</th></tr></thead>
                         <tbody>
                             {differences.is_empty().then(|| view! { <tr><td colspan="3" class="empty">"No launch differs."</td></tr> })}

@@ -15,6 +15,7 @@ use crate::components::event_table::EventTable;
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::lms_charts::{rule_label, StackedLoadChart};
+use crate::components::page_help::PageHelp;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
 use crate::format::Instant;
 use crate::model::lms::ServerDetail;
@@ -78,6 +79,7 @@ fn Detail(
     let host = server.host.clone();
     view! {
         <h1 class="mono">{server.host.clone()} {server.collector.then_some(" — data collector")}</h1>
+        <PageHelp text="One server of load management: its load index now and each rule's share of it, its sessions, where the last launches were placed and why (the load indexes compared), and its events. An operator can reboot it."/>
         <p class="muted">{format!("host id {} · zone {} · evaluator {} · {} · publishes {}",
             server.host_id, server.zone, server.evaluator, power_label(server.power), server.apps.join(", "))}</p>
         {can_act.then(|| view! { <Actions host=host.clone() act/> })}
@@ -91,7 +93,7 @@ fn Detail(
         </div>
         <section class="card">
             <h2>"Placements that chose or skipped it"</h2>
-            <table id="placement-table">
+            <table tabindex="0" id="placement-table">
                 <thead><tr><th>"Time"</th><th>"User"</th><th>"Application"</th><th>"Chosen"</th><th>"Why"</th><th>"Candidates (data collector's view)"</th></tr></thead>
                 <tbody>
                     {placements.is_empty().then(|| view! { <tr><td colspan="6" class="empty">"None yet."</td></tr> })}
@@ -110,7 +112,7 @@ fn Detail(
         </section>
         <section class="card">
             <h2>{format!("Sessions ({})", sessions.total)}</h2>
-            <table id="session-table">
+            <table tabindex="0" id="session-table">
                 <thead><tr><th>"User"</th><th>"Application"</th><th>"Client"</th><th>"State"</th><th>"Since"</th></tr></thead>
                 <tbody>
                     {sessions.rows.into_iter().map(|s| view! {

@@ -9,6 +9,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::api::lms::{lms_store, SESSION_PAGE_SIZE};
 use crate::components::live::use_live_refresh;
+use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::format::sim_time;
 use crate::model::lms::DynamicStore;
@@ -35,6 +36,7 @@ pub fn LmsStorePage() -> impl IntoView {
     view! {
         <Title text="Dynamic store"/>
         <h1>"Dynamic store"</h1>
+        <PageHelp text="The dynamic store as the zone data collectors hold it: per server, the load index the farm uses to place sessions, and, side by side, the same index under the older and newer load formulas with the placements each would make."/>
         <LmsNav current="/lms/store"/>
         <p class="muted">"In-memory tables of the zone data collectors (never written to the data store). Load values are the collectors' view, in hexadecimal as the product shows them; RuleLoads gives each rule's load / 100 in hex, rounded (the engine keeps full precision)."</p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
@@ -75,7 +77,7 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>)) -> impl IntoVie
     view! {
         <section class="card">
             <h2>{format!("LMS_ServerLoadTable at {}", sim_time(now_ms))}</h2>
-            <table id="load-table" class="mono">
+            <table tabindex="0" id="load-table" class="mono">
                 <thead><tr><th>"name"</th><th>"Host"</th><th>"Zone"</th><th>"Load"</th><th>"RealTimeRules"</th><th>"LoadBias"</th><th>"LTLoad"</th><th>"LTMultiplier"</th><th>"RuleLoads"</th><th>"ProtocolMask"</th></tr></thead>
                 <tbody>
                     {load_table.into_iter().map(|r| view! {
@@ -108,7 +110,7 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>)) -> impl IntoVie
 fn Sessions(page: SessionPage, number: u32, param: &'static str) -> impl IntoView {
     let href = move |n: u32| format!("/lms/store?{param}={n}");
     view! {
-        <table class="mono">
+        <table tabindex="0" class="mono">
             <thead><tr><th>"User"</th><th>"Server"</th><th>"Application"</th><th>"Client"</th><th>"Since"</th></tr></thead>
             <tbody>
                 {page.rows.into_iter().map(|s| view! {

@@ -9,6 +9,7 @@ use crate::api::admin::{
     list_users, AddUser, DeleteUser, ResetUserPassword, SetUserDisabled, SetUserRole,
 };
 use crate::components::layout::user_allows;
+use crate::components::page_help::PageHelp;
 use crate::model::UserView;
 use crate::pages::{action_error, LoadError};
 
@@ -19,6 +20,7 @@ pub fn UsersPage() -> impl IntoView {
     view! {
         <Title text="Users"/>
         <h1>"Users"</h1>
+        <PageHelp text="The console's accounts and their roles: a viewer reads every page, an operator also acts on the estate and drives the clock, an admin also edits evaluators, rules and accounts. Passwords are stored hashed and never shown."/>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 if user_allows(Role::Admin).await {
@@ -127,18 +129,19 @@ where
     } = actions;
     view! {
         <section class="card">
-            <table id="users-table">
+            <table tabindex="0" id="users-table">
                 <thead><tr><th>"User"</th><th>"Role"</th><th>"Created (UTC)"</th><th>"Password"</th><th>"Account"</th></tr></thead>
                 <tbody>
                     {list.into_iter().map(|u| {
                         let delete_label = format!("Delete {}", u.username);
+                        let role_label = format!("Role of {}", u.username);
                         view! {
                         <tr data-user=u.username.clone()>
                             <td>{u.username.clone()}</td>
                             <td>
                                 <ActionForm action=set_role attr:class="inline">
                                     <input type="hidden" name="id" value=u.id.to_string()/>
-                                    <select name="role">{role_options(u.role)}</select>
+                                    <select name="role" aria-label=role_label>{role_options(u.role)}</select>
                                     <button type="submit">"Change"</button>
                                 </ActionForm>
                             </td>
