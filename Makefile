@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 CARGO_TEST_PACKAGES := -p engine -p adns -p services -p app -p server --features app/ssr
 
-.PHONY: run test build site tools tools-browser cargo-test e2e fmt lint clean
+.PHONY: run test build site tools tools-browser cargo-test e2e screenshots fmt lint clean
 
 ## Build in release mode and serve the console at http://127.0.0.1:3000 (demo estate, data/switchyard.db).
 run: build
@@ -37,6 +37,11 @@ cargo-test:
 # The browser suite beside a throwaway PostgreSQL cluster too (the replicas journey).
 e2e:
 	scripts/with-postgres.sh bash -c 'cd end2end && npx playwright test'
+
+## The README's two pictures (docs/images/), taken again by the browser suite's accessibility
+## journey; run after `make test` (it uses the binary and the site that built).
+screenshots:
+	cd end2end && E2E_DOCS_IMAGES=1 npx playwright test a11y.spec.ts
 
 fmt:
 	cargo fmt --all
