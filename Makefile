@@ -4,11 +4,17 @@
 SHELL := /bin/bash
 CARGO_TEST_PACKAGES := -p engine -p adns -p services -p app -p server --features app/ssr
 
-.PHONY: run test build site tools tools-browser cargo-test e2e screenshots fmt lint clean
+.PHONY: run run-full test build site tools tools-browser cargo-test e2e screenshots fmt lint clean
 
 ## Build in release mode and serve the console at http://127.0.0.1:3000 (demo estate, data/switchyard.db).
 run: build
 	./target/release/switchyard serve
+
+## The full-scale estate (docs/SCENARIOS.md): generated, then served at 600x on its own database.
+run-full: build
+	mkdir -p data
+	./target/release/switchyard scenario generate --size full --out data/full-scale.toml
+	./target/release/switchyard serve --scenario data/full-scale.toml --database-url sqlite://data/full-scale.db
 
 ## Every test: the crates' tests, then the browser suite against a fresh release server, all
 ## beside a throwaway PostgreSQL cluster (scripts/with-postgres.sh) for the PostgreSQL store.

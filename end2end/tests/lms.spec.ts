@@ -171,12 +171,16 @@ test("a viewer audits the two load-index formulas from the dynamic store, then o
   // A bad number is refused and named; the last answer stays.
   await audit.locator("input[name=audit-launches]").fill("5000");
   await audit.getByRole("button", { name: "Audit" }).click();
-  await expect(audit).toContainText("launches");
-  await expect(audit).toContainText("1000");
+  // The refusal itself (the card's own text also says "launches"), before the next request.
+  const refusal = audit.locator("p.error");
+  await expect(refusal).toContainText("launches");
+  await expect(refusal).toContainText("1000");
 
   await audit.locator("input[name=audit-launches]").fill("30");
+  await expect(audit.locator("input[name=audit-launches]")).toHaveValue("30");
   await audit.locator("select[name=audit-app]").selectOption("Word");
   await audit.getByRole("button", { name: "Audit" }).click();
+  await expect(refusal).toHaveCount(0);
   await expect(audit.locator("#audit-summary")).toContainText(/next 30 launches of Word/);
   // Every launch is somewhere under each formula: placed on a server or refused.
   const column = async (n: number) => {

@@ -42,6 +42,27 @@ pub enum Command {
     User(UserCommand),
     /// Run the engines headless, as fast as possible, printing every event as a JSON line.
     Simulate(SimulateArgs),
+    /// Scenario files.
+    #[command(subcommand)]
+    Scenario(ScenarioCommand),
+}
+
+/// `switchyard scenario …`
+#[derive(Debug, Subcommand)]
+pub enum ScenarioCommand {
+    /// Write a generated scenario (too large to ship as a file) to `--out` or standard output.
+    Generate(GenerateArgs),
+}
+
+/// Options of `scenario generate`.
+#[derive(Debug, Clone, Args)]
+pub struct GenerateArgs {
+    /// Which estate: `full` is all four engines at their benchmark sizes (docs/SCENARIOS.md).
+    #[arg(long, value_enum)]
+    pub size: crate::generate::Size,
+    /// The file to write (standard output when absent).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// Options of `serve`.

@@ -47,6 +47,9 @@ pub fn LmsStorePage() -> impl IntoView {
                 }
             })}
         </Transition>
+        // Outside the live tables: their refresh (at most once a second while the farm
+        // changes) would build the card again and lose what the viewer typed.
+        <FormulaAuditCard/>
     }
 }
 
@@ -90,7 +93,6 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>)) -> impl IntoVie
                 </tbody>
             </table>
         </section>
-        <FormulaAuditCard/>
         <div class="grid">
             <section class="card">
                 <h2>"qfarm /load"</h2>
