@@ -65,6 +65,8 @@ test("the sign-in page and the pages of an outage in progress have no serious ac
     // The page's folded help says, in an operator's words, what forcing an outage does.
     await page.getByText("What am I looking at?").click();
     await expect(page.locator("details.page-help p")).toContainText("force an outage here");
+    await page.getByText("What am I looking at?").click();
+    await expect(page.locator("details.page-help p")).toBeHidden();
     await page.locator("#force-outage").click();
     await confirmAction(page);
     await page.getByLabel("Clock speed").selectOption("x600");
@@ -83,6 +85,22 @@ test("the sign-in page and the pages of an outage in progress have no serious ac
     await page.locator(".mainnav").getByRole("link", { name: "Resource locations" }).click();
     await hydrated(page);
     await bothWidths(page, "the resource locations during an outage");
+
+    // The editors, open: a load evaluator's and an autoscale group's.
+    await page.locator(".mainnav").getByRole("link", { name: "Load management" }).click();
+    await hydrated(page);
+    await page.getByRole("link", { name: "Load evaluators" }).click();
+    await hydrated(page);
+    await page.locator("#evaluator-table").getByRole("button", { name: /^Edit evaluator/ }).first().click();
+    await expect(page.locator("#evaluator-editor")).toBeVisible();
+    await bothWidths(page, "the load evaluator editor");
+    await page.locator(".mainnav").getByRole("link", { name: "Autoscale" }).click();
+    await hydrated(page);
+    await page.locator("#group-table a[href^='/autoscale/']").first().click();
+    await hydrated(page);
+    await page.locator("#edit-link").click();
+    await expect(page.locator("#autoscale-editor")).toBeVisible();
+    await bothWidths(page, "the autoscale editor");
     await context.close();
   } finally {
     await server.dispose();

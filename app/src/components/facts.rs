@@ -9,7 +9,7 @@ pub fn Facts(facts: Vec<(String, String)>) -> impl IntoView {
     view! {
         <section class="card">
             <h2>"Settings"</h2>
-            <table class="facts">
+            <table tabindex="0" class="facts">
                 <tbody>
                     {facts.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
                 </tbody>

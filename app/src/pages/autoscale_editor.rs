@@ -225,7 +225,9 @@ fn ThresholdRow(
             })
         };
         view! {
-            <input type="text" size="7" name=name prop:value=value on:input=move |ev| {
+            <input type="text" size="7" name=name prop:value=value
+                aria-label=move || format!("{} of threshold {}", if name == "min" { "Minimum" } else { "Maximum" }, index() + 1)
+                on:input=move |ev| {
                 let v = event_target_value(&ev);
                 threshold.update(|t| if name == "min" { t.min = v } else { t.max = v });
             }/>
@@ -238,7 +240,7 @@ fn ThresholdRow(
     view! {
         <tr data-threshold=move || threshold.with(|t| t.parameter.clone())>
             <td>
-                <select name="parameter" on:change=move |ev| { let v = event_target_value(&ev); threshold.update(|t| t.parameter = v); }>
+                <select name="parameter" aria-label=move || format!("Parameter of threshold {}", index() + 1) on:change=move |ev| { let v = event_target_value(&ev); threshold.update(|t| t.parameter = v); }>
                     {METRICS.into_iter().map(|(m, label)| view! { <option value=m selected=move || threshold.with(|t| t.parameter == m)>{label}</option> }).collect_view()}
                 </select>
                 {move || {
@@ -248,7 +250,7 @@ fn ThresholdRow(
             </td>
             <td>{field("min")}</td>
             <td>{field("max")}</td>
-            <td><button data-action="remove" on:click=move |_| rows.update(|v| v.retain(|(i, _)| *i != id))>"Remove"</button></td>
+            <td><button data-action="remove" aria-label=move || format!("Remove threshold {}", index() + 1) on:click=move |_| rows.update(|v| v.retain(|(i, _)| *i != id))>"Remove"</button></td>
         </tr>
     }
 }
@@ -308,7 +310,7 @@ fn WhatIf(result: WhatIfResult, dns: bool) -> impl IntoView {
                 {format!("Replayed {hours} h of recorded demand (minutes {} → {}) in {:.2} ms server-side.",
                     minute_label(from_minute), minute_label(to_minute), server_us as f64 / 1000.0)}
             </p>
-            <table class="counts" id="what-if-counts">
+            <table tabindex="0" class="counts" id="what-if-counts">
                 <thead>
                     <tr><th></th><th colspan="2">"Scale-outs"</th><th colspan="2">"Scale-ins"</th><th colspan="2">"Peak nodes"</th><th colspan="2">"Node-minutes (cost)"</th><th colspan="2">"Saturated minutes"</th></tr>
                     <tr><th>"Zone"</th><th>"real"</th><th>"edited"</th><th>"real"</th><th>"edited"</th><th>"real"</th><th>"edited"</th><th>"real"</th><th>"edited"</th><th>"real"</th><th>"edited"</th></tr>

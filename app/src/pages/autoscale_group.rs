@@ -251,7 +251,7 @@ fn Records(records: RecordsView) -> impl IntoView {
     view! {
         <div class="as-records" data-mode=mode_label(mode)>
             <h3>{format!("Distributor ({})", mode_label(mode))}</h3>
-            <table class="counts">
+            <table tabindex="0" class="counts">
                 <tbody>
                     <tr><th>"IPSet on the cluster"</th><td class="mono" data-col="ipset">{ipset.unwrap_or_else(|| "none".into())}</td></tr>
                     {dns.map(|(name, ips, ttl)| view! {
@@ -285,7 +285,7 @@ fn Params(group: GroupView) -> impl IntoView {
         <section class="card">
             <h2>"Parameters"</h2>
             <div class="as-two">
-                <table class="counts" id="group-params">
+                <table tabindex="0" class="counts" id="group-params">
                     <tbody>
                         <tr><th>"Minimum nodes per cluster"</th><td class="num" data-col="min_nodes">{p.min_nodes}</td></tr>
                         <tr><th>"Maximum nodes per cluster"</th><td class="num" data-col="max_nodes">{p.max_nodes}</td></tr>
@@ -296,7 +296,7 @@ fn Params(group: GroupView) -> impl IntoView {
                         {thresholds}
                     </tbody>
                 </table>
-                <table class="facts" id="group-settings">
+                <table tabindex="0" class="facts" id="group-settings">
                     <tbody>
                         {group.settings.into_iter().map(|s| view! {
                             <tr data-setting=s.key.clone()><th>{s.label}</th><td>{format!("{} ({})", s.value, s.source)}</td></tr>

@@ -91,7 +91,7 @@ fn EngineCounts(clock: Signal<Option<ClockView>>) -> impl IntoView {
     view! {
         <section class="card">
             <h2>"Events this run"</h2>
-            <table class="counts" id=ids::ENGINE_COUNTS>
+            <table tabindex="0" class="counts" id=ids::ENGINE_COUNTS>
                 <tbody>
                     {EngineId::ALL
                         .into_iter()

@@ -104,7 +104,7 @@ fn Topology(page: GslbPage, act: ServerAction<GslbAct>, can_act: bool) -> impl I
 fn Summary(topology: TopologyView, now_ms: u64) -> impl IntoView {
     view! {
         <section class="card" id="gslb-summary">
-            <table class="counts">
+            <table tabindex="0" class="counts">
                 <tbody>
                     <tr><th>"Simulated time"</th><td>{sim_time(now_ms)}</td></tr>
                     <tr><th>"Parents up / total"</th><td class="num" id="parents-up">{format!("{} / {}", topology.parents_up, topology.parents_total)}</td></tr>
@@ -279,7 +279,7 @@ fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) ->
                             {r.effective_method.map(|m| format!(" · method {}", m.cli_name()))}
                         </p>
                         <p class="small" id="resolution-reason">{r.reason.clone()}</p>
-                        <table class="small">
+                        <table tabindex="0" class="small">
                             <thead><tr><th>"Site"</th><th>"Service"</th><th>"IP"</th><th>"Up"</th><th>"Metric"</th><th></th></tr></thead>
                             <tbody>
                                 {r.candidates.into_iter().map(|c| view! {

@@ -94,7 +94,7 @@ fn Detail(
     let facts = view! {
         <section class="card" id="site-facts">
             <h2>"Now"</h2>
-            <table class="counts">
+            <table tabindex="0" class="counts">
                 <tbody>
                     <tr><th>"Simulated time"</th><td>{sim_time(now_ms)}</td></tr>
                     <tr><th>"Role"</th><td>{if is_parent { "parent: peers with every parent, answers ADNS" } else { "child: talks only to its parent" }}</td></tr>

@@ -161,7 +161,7 @@ fn Detail(
             </section>
             <section class="card">
                 <h2>"Now"</h2>
-                <table class="counts" id="rl-counts">
+                <table tabindex="0" class="counts" id="rl-counts">
                     <tbody>
                         <tr><th>"VDAs"</th><td class="num">{rl.vdas_total}</td></tr>
                         <tr><th>"on cloud"</th><td class="num" data-col="cloud">{rl.on_cloud}</td></tr>

@@ -159,7 +159,7 @@ fn Farm(
     let summary = view! {
             <section class="card" id="farm-summary">
                 <h2>"Farm"</h2>
-                <table class="counts">
+                <table tabindex="0" class="counts">
                     <tbody>
                         <tr><th>"Simulated time"</th><td>{sim_time(now_ms)}</td></tr>
                         <tr><th>"Servers up / starting / total"</th><td class="num" id="servers-up">{format!("{servers_up} / {servers_starting} / {servers_total}")}</td></tr>

@@ -343,7 +343,7 @@ fn RuleRow(
     view! {
         <tr data-rule=kind>
             <td>
-                <select on:change=move |ev| { let v = event_target_value(&ev); rule.update(|r| r.rule = v); }>
+                <select aria-label="Rule" on:change=move |ev| { let v = event_target_value(&ev); rule.update(|r| r.rule = v); }>
                     {RULE_KINDS.into_iter().map(|(k, label)| view! { <option value=k selected=move || kind() == k>{label}</option> }).collect_view()}
                 </select>
             </td>
@@ -382,7 +382,7 @@ fn RuleRow(
                     }
                 }}
             </td>
-            <td><button on:click=move |_| rules.update(|v| v.retain(|(i, _)| *i != id))>"Remove"</button></td>
+            <td><button aria-label=move || format!("Remove rule {}", kind()) on:click=move |_| rules.update(|v| v.retain(|(i, _)| *i != id))>"Remove"</button></td>
         </tr>
     }
 }

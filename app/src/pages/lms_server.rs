@@ -143,7 +143,7 @@ fn Now(
     view! {
         <section class="card">
             <h2>"Now"</h2>
-            <table class="counts" id="server-now">
+            <table tabindex="0" class="counts" id="server-now">
                 <tbody>
                     <tr><th>"Load index (true)"</th><td class="num" data-col="load">{format!("{} · {:.2} % · 0x{:x}", server.load, f64::from(server.load) / 100.0, server.load)}</td></tr>
                     <tr><th>"Data collector's view"</th><td class="num" data-col="dc_load">{server.dc_load.map(|l| l.to_string()).unwrap_or_else(|| "—".into())}</td></tr>
@@ -161,7 +161,7 @@ fn Now(
                 </tbody>
             </table>
             <h2 class="spaced">"Rule loads"</h2>
-            <table class="counts" id="rule-loads">
+            <table tabindex="0" class="counts" id="rule-loads">
                 <tbody>
                     {server.rule_loads.into_iter().map(|r| view! {
                         <tr data-rule=r.code.to_string()><th>{format!("{} ({})", rule_label(r.code), r.code)}</th><td class="num">{format!("{:.2}", r.load)}</td></tr>
@@ -169,7 +169,7 @@ fn Now(
                 </tbody>
             </table>
             <h2 class="spaced">"Performance counters"</h2>
-            <table class="counts">
+            <table tabindex="0" class="counts">
                 <tbody>
                     <tr><th>"CPU"</th><td class="num">{format!("{:.1} %", c.cpu)}</td></tr>
                     <tr><th>"Memory"</th><td class="num">{format!("{:.1} %", c.memory)}</td></tr>
