@@ -8,7 +8,7 @@ import { OwnServer } from "./own-server";
 // Accessibility of what the crawl (navigation.spec.ts) cannot reach signed in with a steady
 // estate: the sign-in page, and the pages while an outage is in progress (the HA states' and
 // alerts' colours), on a console of the test's own. The same journey takes the README's two
-// screenshots: the overview, and a resource location during a forced outage.
+// screenshots: a resource location during a forced outage, and the overview then.
 
 /** Where the README's screenshots are refreshed (`make screenshots` sets it). */
 const DOCS_IMAGES = process.env.E2E_DOCS_IMAGES === "1";
@@ -54,7 +54,6 @@ test("the sign-in page and the pages of an outage in progress have no serious ac
 
     await signIn(page, "admin", "/", server.base);
     await expect(page.locator("#lhc-card [data-rl=rl-paris]")).toContainText("Working Normally");
-    await readmeShot(page, "overview");
 
     // Force an outage on Paris the way an operator does, and let the clock run.
     await page.locator(".mainnav").getByRole("link", { name: "Resource locations" }).click();
@@ -81,6 +80,7 @@ test("the sign-in page and the pages of an outage in progress have no serious ac
     await page.locator(".mainnav").getByRole("link", { name: "Overview" }).click();
     await hydrated(page);
     await expect(page.locator("#attention-list li[data-subject=rl-paris]")).toBeVisible();
+    await readmeShot(page, "overview");
     await bothWidths(page, "the overview during an outage");
     await page.locator(".mainnav").getByRole("link", { name: "Resource locations" }).click();
     await hydrated(page);
