@@ -38,6 +38,19 @@ pub fn Instant(
     }
 }
 
+/// A count with its thousands grouped by commas (`1234567` → `1,234,567`).
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A JSON object's text shortened for a table cell.
 pub fn short_details(details: &str, max: usize) -> String {
     if details.chars().count() <= max {
@@ -69,6 +82,21 @@ mod tests {
         for (t_ms, shown, offset) in cases {
             assert_eq!(sim_time(t_ms), shown, "{t_ms}");
             assert_eq!(sim_offset(t_ms), offset, "{t_ms}");
+        }
+    }
+
+    #[test]
+    fn counts_group_their_thousands() {
+        let cases = [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (10000, "10,000"),
+            (1_000_000, "1,000,000"),
+            (123_456_789, "123,456,789"),
+        ];
+        for (n, want) in cases {
+            assert_eq!(thousands(n), want);
         }
     }
 

@@ -53,7 +53,7 @@ test("the sign-in page and the pages of an outage in progress have no serious ac
     await bothWidths(page, "the sign-in page with its error");
 
     await signIn(page, "admin", "/", server.base);
-    await expect(page.locator("#lhc-card [data-rl=rl-paris]")).toContainText("Working Normally");
+    await expect(page.locator("#lhc-tiles [data-key=working_normally]")).toHaveAttribute("data-count", "2");
 
     // Force an outage on Paris the way an operator does, and let the clock run.
     await page.locator(".mainnav").getByRole("link", { name: "Resource locations" }).click();

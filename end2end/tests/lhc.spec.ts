@@ -15,7 +15,9 @@ async function count(page: Page, col: string): Promise<number> {
 test("an operator forces an outage on a resource location, watches it, then clears it", async ({ page }) => {
   test.setTimeout(90_000);
   await signIn(page, "operator");
-  await expect(page.locator("#lhc-card [data-rl=rl-paris]")).toContainText("Working Normally");
+  // The overview counts Paris among the locations Working Normally and does not list it.
+  await expect(page.locator("#lhc-tiles [data-key=working_normally]")).toHaveAttribute("data-count", /^[12]$/);
+  await expect(page.locator("#lhc-card [data-rl=rl-paris]")).toHaveCount(0);
   await setSpeed(page, "600x");
 
   await page.goto("/lhc");
@@ -41,6 +43,8 @@ test("an operator forces an outage on a resource location, watches it, then clea
   await expect(page.locator("#rl-events")).toContainText("rl.ha_state");
   await expect(page.locator("#registrations-chart path[data-series=secondary]")).toHaveAttribute("d", / V/);
 
+  await expect(badge).toHaveAttribute("data-state", "extended_ha", { timeout: 30_000 });
+
   // The overview lists the outage first among what needs attention, and leads back to it.
   await page.locator(".mainnav").getByRole("link", { name: "Overview" }).click();
   const outage = page.locator("#attention-list li[data-subject=rl-paris][data-severity=critical]");
@@ -51,7 +55,17 @@ test("an operator forces an outage on a resource location, watches it, then clea
   const sparkline = page.locator(".sparkline[data-engine=lhc]");
   await expect(sparkline.locator("svg")).toHaveAttribute("aria-label", /^lhc: \d+ changes in the last \d+ simulated (hours?|minutes)/);
   expect(Number(await sparkline.getAttribute("data-total"))).toBeGreaterThan(0);
-  await outage.getByRole("link").click();
+  await expect(outage.getByRole("link")).toHaveAttribute("href", "/lhc/rl-paris");
+  await expect(page.locator("#lhc-card li").first()).toHaveAttribute("data-rl", "rl-paris");
+  // Two clicks from the overview to the locations in Extended HA: the tile, which filters
+  // the list on the server, then the row.
+  const tile = page.locator("#lhc-tiles [data-key=extended_ha]");
+  await expect(tile).toHaveAttribute("data-count", "1");
+  await tile.getByRole("link").click();
+  await expect(page).toHaveURL(/\/lhc\?state=extended_ha$/);
+  await expect(page.locator("#rl-matching")).toHaveAttribute("data-matching", "1");
+  await expect(page.locator("#rl-table tbody tr")).toHaveCount(1);
+  await page.locator("#rl-table [data-rl=rl-paris]").getByRole("link").click();
   await expect(page).toHaveURL(/\/lhc\/rl-paris$/);
   await hydrated(page);
 
@@ -65,7 +79,23 @@ test("an operator forces an outage on a resource location, watches it, then clea
 
 test("a viewer sees resource locations but no actions, and a forged action gets 403", async ({ page }) => {
   await signIn(page, "viewer");
-  await page.goto("/lhc");
+  await page.locator(".mainnav").getByRole("link", { name: "Resource locations" }).click();
+  await hydrated(page);
+  // The search runs on the server and the address keeps it.
+  await page.getByLabel("Search").fill("tok");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/\/lhc\?q=tok$/);
+  await expect(page.locator("#rl-table tbody tr")).toHaveCount(1);
+  await expect(page.locator("#rl-table tbody tr")).toHaveAttribute("data-rl", "rl-tokyo");
+  await expect(page.locator("#rl-matching")).toHaveText("1 of 2 resource locations match");
+  // A heading sorts, keeping the search.
+  await page.locator("#rl-table th a[data-sort=name]").click();
+  await expect(page).toHaveURL(/\/lhc\?sort=name&desc=0&q=tok$/);
+  await expect(page.locator("#rl-table tbody tr")).toHaveCount(1);
+  await page.locator("#rl-filters").getByLabel("Search").fill("");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/\/lhc\?sort=name&desc=0$/);
+  await expect(page.locator("#rl-table tbody tr")).toHaveCount(2);
   await expect(page.locator("table.facts")).toContainText("Pending HA");
   await expect(page.locator("table.facts")).toContainText("(assumed)");
   await expect(page.locator("table.facts")).toContainText("(documented)");

@@ -139,6 +139,34 @@ fn election_ranking_and_reelection_after_kill() {
 }
 
 #[test]
+fn load_bands_count_up_servers_by_load_and_the_others_apart() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(1));
+    let bands = sim.lms().load_bands();
+    assert_eq!(bands.not_up, 0);
+    assert_eq!(bands.up.iter().sum::<u32>(), sim.lms().farm().servers_up);
+    act(
+        &mut sim,
+        LmsAction::ServerReboot {
+            server: "s4".into(),
+        },
+    );
+    let after = sim.lms().load_bands();
+    assert_eq!(after.not_up, 1);
+    assert_eq!(
+        after.up.iter().sum::<u32>(),
+        bands.up.iter().sum::<u32>() - 1
+    );
+    for s in ["s1", "s2", "s3", "s5", "s6"] {
+        let load = server(&sim, s).load;
+        assert!(
+            after.up[engine::lms::views::LoadBands::band_of(load)] > 0,
+            "{s} at {load}"
+        );
+    }
+}
+
+#[test]
 fn a_zone_without_servers_up_has_no_collector() {
     let mut sim = sim("", "");
     sim.advance_to(at_secs(1));

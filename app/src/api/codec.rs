@@ -91,6 +91,7 @@ form_arguments!(
     crate::api::history::ListEvents,
     crate::api::lhc::LhcAct,
     crate::api::lhc::LhcLocation,
+    crate::api::lhc::LhcLocations,
     crate::api::lhc::LhcOverview,
     crate::api::lhc::LhcVdas,
     crate::api::lms::LmsAct,

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::error::AppError;
 use crate::model::lhc::RlDetail;
+use crate::model::rl_list::RlPage;
 
 /// VDA rows per page of the detail page.
 pub const VDA_PAGE_SIZE: u32 = 50;
@@ -22,6 +23,62 @@ pub async fn lhc_overview(at: Option<String>, run: Option<i64>) -> Result<Vec<Rl
             Ok(estate.query(|sim| sim.lhc().resource_locations()).await?)
         },
     )
+    .await
+}
+
+/// A page of the resource-location list: names or ids containing `q`, in `state`, sorted by
+/// `sort` (`config`, `name`, `state`, `elected`, `connectors`, `cloud`, `secondary`,
+/// `unregistered`), [`RL_PAGE_SIZE`](crate::model::rl_list::RL_PAGE_SIZE) rows per `page`.
+#[server(endpoint = "lhc_locations", input = crate::api::codec::Form)]
+pub async fn lhc_locations(
+    q: Option<String>,
+    state: Option<String>,
+    sort: Option<String>,
+    desc: Option<bool>,
+    page: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<RlPage, AppError> {
+    use crate::auth::read_only;
+    use crate::form::optional;
+    use crate::model::rl_list::{select, RlListQuery, RlSort};
+    read_only("lhc.locations", engine::Role::Viewer, |services, _| async move {
+        let state = optional(&state)
+            .map(|s| {
+                serde_json::from_value(serde_json::Value::String(s.to_owned())).map_err(|_| {
+                    AppError::invalid(
+                        "state",
+                        "must be working_normally, pending_ha, ha_initial, extended_ha or pending_recovery",
+                    )
+                })
+            })
+            .transpose()?;
+        let sort = match optional(&sort) {
+            None => RlSort::Config,
+            Some(key) => RlSort::parse(key).ok_or_else(|| {
+                AppError::invalid(
+                    "sort",
+                    "must be config, name, state, elected, connectors, cloud, secondary or unregistered",
+                )
+            })?,
+        };
+        if page == Some(0) {
+            return Err(AppError::invalid("page", "must be 1 or more"));
+        }
+        if optional(&q).is_some_and(|q| q.chars().count() > 100) {
+            return Err(AppError::invalid("q", "must be at most 100 characters"));
+        }
+        let query = RlListQuery {
+            search: optional(&q).map(str::to_owned),
+            state,
+            sort,
+            descending: desc.unwrap_or(false),
+            page: page.unwrap_or(1),
+        };
+        let estate = crate::time_travel::estate(&services, at, run).await?;
+        let rls = estate.query(|sim| sim.lhc().resource_locations()).await?;
+        Ok(select(rls, &query))
+    })
     .await
 }
 

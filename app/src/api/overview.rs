@@ -13,19 +13,30 @@ pub async fn overview_cards(at: Option<String>, run: Option<i64>) -> Result<Over
     use crate::api::activity::activity_view;
     use crate::auth::read_only;
     use crate::model::attention;
-    use crate::model::overview::{AutoscaleSummary, GslbSummary, LhcSummary, LmsSummary};
+    use crate::model::overview::{
+        cap_attention, AutoscaleSummary, GslbSummary, LhcSummary, LmsSummary, WORST_SHOWN,
+    };
+    use engine::lms::views::{ServerQuery, ServerSort};
     read_only("overview", engine::Role::Viewer, |services, _| async move {
         let estate = crate::time_travel::estate(&services, at, run).await?;
         let mut overview = estate
             .query(|sim| {
                 let rls = sim.lhc().resource_locations();
                 let farm = sim.lms().farm();
+                let bands = sim.lms().load_bands();
+                let busiest = sim.lms().servers(&ServerQuery {
+                    sort: ServerSort::Load,
+                    descending: true,
+                    limit: WORST_SHOWN as u32,
+                    ..ServerQuery::default()
+                });
                 let topology = sim.gslb().topology();
                 let groups = sim.autoscale().groups();
                 Overview {
                     attention: attention::all(&rls, &farm, &topology, &groups, &sim.flapping()),
+                    attention_more: Vec::new(),
                     lhc: LhcSummary::of(&rls),
-                    lms: LmsSummary::of(&farm),
+                    lms: LmsSummary::of(&farm, &bands, &busiest.rows),
                     gslb: GslbSummary::of(&topology),
                     autoscale: AutoscaleSummary::of(&groups),
                     activity: Vec::new(),
@@ -33,10 +44,8 @@ pub async fn overview_cards(at: Option<String>, run: Option<i64>) -> Result<Over
             })
             .await?;
         let mut items = crate::api::alerts::attention_items(&services, &estate).await?;
-        if !items.is_empty() {
-            items.append(&mut overview.attention);
-            overview.attention = attention::sorted(items);
-        }
+        items.append(&mut overview.attention);
+        (overview.attention, overview.attention_more) = cap_attention(attention::sorted(items));
         overview.activity = engine::EngineId::ALL
             .into_iter()
             .map(|id| activity_view(&services, id))

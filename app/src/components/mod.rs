@@ -18,6 +18,7 @@ pub mod page_help;
 pub mod pager;
 pub mod section_tabs;
 pub mod sparkline;
+pub mod tiles;
 pub mod time_bar;
 pub mod time_range;
 pub mod topology;

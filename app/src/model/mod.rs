@@ -15,10 +15,13 @@ pub mod attention;
 pub mod autoscale;
 pub mod axis;
 pub mod evaluator_preview;
+#[cfg(test)]
+mod fixtures;
 pub mod gslb;
 pub mod lhc;
 pub mod lms;
 pub mod overview;
+pub mod rl_list;
 
 /// How far a run can be viewed in the past (the time bar of estate pages).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -288,7 +291,7 @@ impl HistoryQuery {
 }
 
 /// Percent-encodes a query value (RFC 3986 unreserved characters pass through).
-fn encode(v: &str) -> String {
+pub fn encode(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
     for b in v.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {

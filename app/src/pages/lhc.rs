@@ -4,13 +4,18 @@
 use engine::lhc::{HaState, RlView};
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 
 use crate::api::estate::configured_estate;
-use crate::api::lhc::lhc_overview;
+use crate::api::lhc::lhc_locations;
 use crate::components::charts::state_class;
 use crate::components::facts::Facts;
+use crate::components::filter_form::FilterForm;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
+use crate::components::pager::Pager;
+use crate::model::encode;
+use crate::model::rl_list::{RlPage, RL_PAGE_SIZE};
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
 
@@ -41,45 +46,135 @@ fn rows(rls: Vec<RlView>, as_of: &AsOf) -> impl IntoView {
         .collect_view()
 }
 
+/// The table's sortable columns: URL key and heading.
+const COLUMNS: [(&str, &str); 7] = [
+    ("name", "Resource location"),
+    ("state", "HA state"),
+    ("elected", "Elected secondary broker"),
+    ("connectors", "Connectors up"),
+    ("cloud", "VDAs on cloud"),
+    ("secondary", "on secondary"),
+    ("unregistered", "unregistered"),
+];
+
+/// The list's query string without `page`, `sort` and `desc` (`&q=par&state=extended_ha`),
+/// kept by the sort and page links, with the instant shown.
+fn filters_query(q: &str, state: &str, as_of: &AsOf) -> String {
+    let mut out = String::new();
+    for (key, value) in [("q", q), ("state", state)] {
+        if !value.is_empty() {
+            out.push_str(&format!("&{key}={}", encode(value)));
+        }
+    }
+    out.push_str(&as_of.and_params());
+    out
+}
+
 /// The resource locations page.
 #[component]
 pub fn LhcPage() -> impl IntoView {
     let tick = use_live_refresh("lhc");
     let as_of = use_as_of();
+    let query = use_query_map();
+    let params = Memo::new(move |_| {
+        let q = query.read();
+        (
+            q.get("q"),
+            q.get("state"),
+            q.get("sort"),
+            q.get("desc").map(|d| d == "1"),
+            q.get("page").and_then(|p| p.parse::<u32>().ok()),
+        )
+    });
     let rls = Resource::new(
-        move || (tick.get(), as_of.get()),
-        |(_, as_of)| lhc_overview(as_of.at, as_of.run),
+        move || (params.get(), tick.get(), as_of.get()),
+        |((q, state, sort, desc, page), _, as_of)| {
+            lhc_locations(q, state, sort, desc, page, as_of.at, as_of.run)
+        },
     );
     let settings = Resource::new(|| (), |_| configured_estate(engine::EngineId::Lhc));
+    let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Resource locations"/>
         <h1>"Resource locations"</h1>
-        <PageHelp text="Every resource location with its Local Host Cache / HA state: Working Normally while the Cloud Connectors reach the cloud, then Pending HA, HA Initial and Extended HA during an outage, and Pending Recovery on the way back. The columns show the elected secondary broker and where the VDAs are registered (cloud, secondary broker, unregistered). A warning means the location is not ready for an outage."/>
+        <PageHelp text="Every resource location with its Local Host Cache / HA state: Working Normally while the Cloud Connectors reach the cloud, then Pending HA, HA Initial and Extended HA during an outage, and Pending Recovery on the way back. The columns show the elected secondary broker and where the VDAs are registered (cloud, secondary broker, unregistered). A warning means the location is not ready for an outage. Search by name, keep one HA state, or sort by any column: the address keeps the view, to share it."/>
         <p class="muted">
             "Local Host Cache / HA mode of Cloud Connectors. The vendor does not publish the durations of Pending HA, HA Initial and Pending Recovery: those defaults are assumed, the others documented (see Settings below)."
         </p>
-        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                match rls.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(list) => view! {
-                        <section class="card">
-                            <table tabindex="0" id="rl-table">
-                                <thead><tr>
-                                    <th>"Resource location"</th><th>"HA state"</th><th>"Elected secondary broker"</th>
-                                    <th>"Connectors up"</th><th>"VDAs on cloud"</th><th>"on secondary"</th><th>"unregistered"</th><th>"Warnings"</th>
-                                </tr></thead>
-                                <tbody>{rows(list, &as_of.get_untracked())}</tbody>
-                            </table>
-                        </section>
-                    }.into_any(),
-                }
-            })}
-        </Transition>
+        <section class="card">
+            <FilterForm class="form filters" id="rl-filters">
+                <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="name or id" prop:value=move || current("q")/></label>
+                <label>"HA state " <select name="state">
+                    <option value="" selected=move || current("state").is_empty()>"any"</option>
+                    {HaState::ALL.into_iter().map(|s| view! {
+                        <option value=s.as_str() selected=move || current("state") == s.as_str()>{s.label()}</option>
+                    }).collect_view()}
+                </select></label>
+                <input type="hidden" name="sort" prop:value=move || current("sort")/>
+                <input type="hidden" name="desc" prop:value=move || current("desc")/>
+                <button type="submit">"Filter"</button>
+            </FilterForm>
+            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match rls.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(page) => view! { <RlTable page/> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {
                 settings.await.ok().map(|estate| view! { <Facts facts=estate.facts/> })
             })}
         </Suspense>
+    }
+}
+
+/// The table of one page, its sortable headings and the pager.
+#[component]
+fn RlTable(page: RlPage) -> impl IntoView {
+    let query = use_query_map();
+    let as_of = use_as_of().get_untracked();
+    let current = move |k: &str| query.read_untracked().get(k).unwrap_or_default();
+    let sort = current("sort");
+    let desc = current("desc") == "1";
+    let filters = filters_query(&current("q"), &current("state"), &as_of);
+    let sort_q = if sort.is_empty() {
+        String::new()
+    } else {
+        format!("&sort={sort}&desc={}", u8::from(desc))
+    };
+    let pages_q = format!("{sort_q}{filters}");
+    let href = move |n: u32| format!("/lhc?page={n}{pages_q}");
+    let summary = if page.matching == page.total {
+        format!("{} resource locations", page.total)
+    } else {
+        format!(
+            "{} of {} resource locations match",
+            page.matching, page.total
+        )
+    };
+    view! {
+        <p class="muted" id="rl-matching" data-matching=page.matching.to_string() data-total=page.total.to_string()>{summary}</p>
+        <table tabindex="0" id="rl-table">
+            <thead><tr>
+                {COLUMNS.into_iter().map(|(key, label)| {
+                    let active = sort == key;
+                    // The first click sorts the worst or the most first where that is what
+                    // an operator looks for.
+                    let first_desc = matches!(key, "secondary" | "unregistered");
+                    let next_desc = if active { !desc } else { first_desc };
+                    let link = format!("/lhc?sort={key}&desc={}{filters}", u8::from(next_desc));
+                    let arrow = if active { if desc { " ▼" } else { " ▲" } } else { "" };
+                    let aria_sort = if active { if desc { "descending" } else { "ascending" } } else { "none" };
+                    view! { <th aria-sort=aria_sort><a href=link data-sort=key>{label}{arrow}</a></th> }
+                }).collect_view()}
+                <th>"Warnings"</th>
+            </tr></thead>
+            <tbody>{rows(page.rows, &as_of)}</tbody>
+        </table>
+        {(page.matching == 0).then(|| view! { <p class="muted" id="rl-none">"No resource location matches: clear the search or pick another HA state."</p> })}
+        <Pager page=page.page total=u64::from(page.matching) per_page=RL_PAGE_SIZE href/>
     }
 }

@@ -1,14 +1,18 @@
-//! The overview's engine cards: a few lines per engine with its sparkline, each linking to the
-//! engine's pages. Every card reads the one [`Overview`] answer the overview page holds
-//! ([`OverviewAnswer`]), each under its own boundary.
+//! The overview's engine cards: per engine its counts by state as tiles and its few worst
+//! items, with its sparkline, each linking to the engine's pages. Every card reads the one
+//! [`Overview`] answer the overview page holds ([`OverviewAnswer`]), each under its own
+//! boundary.
 
+use engine::gslb::config::SiteRole;
+use engine::lms::views::ServerPower;
 use engine::EngineId;
 use leptos::prelude::*;
 
 use crate::components::sparkline::Sparkline;
+use crate::components::tiles::Tiles;
 use crate::components::topology::{status_class, status_label};
 use crate::error::AppError;
-use crate::format::sim_time;
+use crate::format::{sim_time, thousands};
 use crate::model::overview::Overview;
 use crate::pages::autoscale::{decision_label, mode_label, StateBadge};
 use crate::pages::lhc::HaBadge;
@@ -50,41 +54,80 @@ fn EngineCard(
     }
 }
 
-/// Resource locations: the HA states present, then one line per location.
+/// "Showing the 10 worst of 42: see all" when a card's list is cut.
+fn more_link(shown: usize, total: u64, href: &'static str) -> Option<impl IntoView> {
+    (total > shown as u64).then(|| {
+        view! {
+            <p class="small more">
+                {format!("The {shown} worst of {total} shown: ")}
+                <a href=href>"see them all"</a>
+            </p>
+        }
+    })
+}
+
+/// Resource locations: locations per HA state, VDAs per broker, the worst locations.
 #[component]
 pub fn LhcCard(overview: OverviewAnswer) -> impl IntoView {
     let body = |o: Overview| {
+        let l = o.lhc;
+        let shown = l.worst.len();
         view! {
-            <p id="lhc-card-summary">{o.lhc.state_counts()}</p>
-            <ul class="rl-card" id="lhc-card">
-                {o.lhc.locations.into_iter().map(|rl| view! {
-                    <li data-rl=rl.id.clone()>
-                        <a href=format!("/lhc/{}", rl.id)>{rl.name}</a>
-                        " " <HaBadge state=rl.ha_state/>
-                        <span class="muted small">{format!(" {} cloud · {} secondary · {} unregistered", rl.on_cloud, rl.on_secondary, rl.unregistered)}</span>
-                    </li>
-                }).collect_view()}
-            </ul>
+            <Tiles id="lhc-tiles" label="Resource locations per HA state" tiles=l.by_state.clone() class_prefix="state-"/>
+            <p id="lhc-card-summary">{l.state_counts()}</p>
+            <p class="muted small">{format!("VDAs: {} on cloud · {} on a secondary broker · {} unregistered",
+                thousands(l.on_cloud), thousands(l.on_secondary), thousands(l.unregistered))}</p>
+            {if l.worst.is_empty() {
+                view! { <p id="lhc-card-ok" class="muted small">"Every resource location is Working Normally, its VDAs registered and ready for an outage."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="rl-card" id="lhc-card">
+                        {l.worst.into_iter().map(|rl| view! {
+                            <li data-rl=rl.id.clone()>
+                                <a href=format!("/lhc/{}", rl.id)>{rl.name}</a>
+                                " " <HaBadge state=rl.ha_state/>
+                                <span class="muted small">{format!(" {} cloud · {} secondary · {} unregistered{}", rl.on_cloud, rl.on_secondary, rl.unregistered,
+                                    if rl.warnings > 0 { " · not ready for an outage" } else { "" })}</span>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            }}
+            {more_link(shown, l.needing_a_look, "/lhc?sort=state")}
         }
         .into_any()
     };
     view! { <EngineCard overview engine=EngineId::Lhc href="/lhc" title="Resource locations" body/> }
 }
 
-/// Load management: servers, sessions and placements, each zone's data collector.
+/// Load management: servers per load band, the busiest servers, the zones' data collectors.
 #[component]
 pub fn LmsCard(overview: OverviewAnswer) -> impl IntoView {
     let body = |o: Overview| {
         let f = o.lms;
+        let collectors = f.collector_line();
         view! {
             <div id="lms-card">
+                <Tiles id="lms-tiles" label="Servers per load index" tiles=f.by_load.clone() class_prefix="load-"/>
                 <p>{format!("{} of {} servers up · {} connected, {} disconnected sessions · {} placed, {} refused",
-                    f.servers_up, f.servers_total, f.sessions_connected, f.sessions_disconnected, f.placements, f.rejected)}</p>
-                <ul>
-                    {f.zones.into_iter().map(|(zone, collector)| view! {
-                        <li>{zone} ": data collector " <span class="mono">{collector.unwrap_or_else(|| "none".into())}</span></li>
-                    }).collect_view()}
-                </ul>
+                    thousands(f.servers_up.into()), thousands(f.servers_total.into()), thousands(f.sessions_connected.into()),
+                    thousands(f.sessions_disconnected.into()), thousands(f.placements), thousands(f.rejected))}</p>
+                <p class="small" id="lms-collectors">{collectors}
+                    {(!f.zones_without_collector.is_empty()).then(|| format!(": {}", f.zones_without_collector.join(", ")))}
+                </p>
+                {(!f.busiest.is_empty()).then(|| view! {
+                    <p class="small">"Most loaded servers:"</p>
+                    <ul class="rl-card" id="lms-busiest">
+                        {f.busiest.into_iter().map(|s| view! {
+                            <li data-host=s.host.clone()>
+                                <a class="mono" href=format!("/lms/servers/{}", s.host)>{s.host.clone()}</a>
+                                <span class="muted small">{format!(" {} · load {} · {} session(s){}", s.zone, thousands(s.load.into()), s.sessions,
+                                    match s.power { ServerPower::Up => "", ServerPower::Starting => " · starting", ServerPower::Down => " · down" })}</span>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                    <p class="small more"><a href="/lms?sort=load&desc=1#server-table">"Every server by load"</a></p>
+                })}
                 <p class="muted small">{if f.black_hole_fix { "Black-hole fix on" } else { "Black-hole fix OFF" }}</p>
             </div>
         }
@@ -93,21 +136,33 @@ pub fn LmsCard(overview: OverviewAnswer) -> impl IntoView {
     view! { <EngineCard overview engine=EngineId::Lms href="/lms" title="Load management" body/> }
 }
 
-/// GSLB: parents and children, then one line per parent site.
+/// GSLB: sites per MEP status, parents and children, the sites that need a look.
 #[component]
 pub fn GslbCard(overview: OverviewAnswer) -> impl IntoView {
     let body = |o: Overview| {
         let t = o.gslb;
+        let shown = t.worst.len();
         view! {
             <div id="gslb-card">
+                <Tiles id="gslb-tiles" label="GSLB sites per MEP status" tiles=t.by_status.clone() class_prefix="mep-"/>
                 <p>{format!("{} of {} parents up · {} children, {} adopted, {} orphaned · {} DNS answers",
-                    t.parents_up, t.parents_total, t.children_total, t.children_adopted, t.children_orphaned, t.dns_answered)}</p>
-                <ul>
-                    {t.parents.into_iter().map(|s| view! {
-                        <li>{s.name} ": " <span class=format!("badge {}", status_class(s.mep_status))>{status_label(s.mep_status)}</span>
-                            {format!(" · {} children", s.children)}</li>
-                    }).collect_view()}
-                </ul>
+                    t.parents_up, t.parents_total, thousands(t.children_total.into()), t.children_adopted, t.children_orphaned, thousands(t.dns_answered))}</p>
+                {if t.worst.is_empty() {
+                    view! { <p id="gslb-card-ok" class="muted small">"Every site is up, under its configured parent."</p> }.into_any()
+                } else {
+                    view! {
+                        <ul class="rl-card" id="gslb-worst">
+                            {t.worst.into_iter().map(|s| view! {
+                                <li data-site=s.name.clone()>
+                                    <a href=format!("/gslb/sites/{}", s.name)>{s.name.clone()}</a> " "
+                                    <span class=format!("badge {}", status_class(s.mep_status))>{status_label(s.mep_status)}</span>
+                                    <span class="muted small">{format!(" {} {}", if s.role == SiteRole::Parent { "parent" } else { "child" }, s.problem)}</span>
+                                </li>
+                            }).collect_view()}
+                        </ul>
+                    }.into_any()
+                }}
+                {more_link(shown, t.needing_a_look, "/gslb#site-table")}
             </div>
         }
         .into_any()
@@ -115,25 +170,29 @@ pub fn GslbCard(overview: OverviewAnswer) -> impl IntoView {
     view! { <EngineCard overview engine=EngineId::Gslb href="/gslb" title="GSLB" body/> }
 }
 
-/// Autoscale: clusters by state, one line per group, and the latest decision with its reason.
+/// Autoscale: clusters per state, the groups that need a look, and the latest decision with
+/// its reason.
 #[component]
 pub fn AutoscaleCard(overview: OverviewAnswer) -> impl IntoView {
     let body = |o: Overview| {
         let summary = o.autoscale;
         let line = summary.line();
+        let shown = summary.worst.len();
         view! {
             <div id="autoscale-card">
+                <Tiles id="autoscale-tiles" label="Autoscale clusters per state" tiles=summary.by_state.clone() class_prefix="as-"/>
                 <p data-col="summary">{line}</p>
                 <ul class="rl-card">
-                    {summary.groups.iter().map(|g| view! {
+                    {summary.worst.iter().map(|g| view! {
                         <li data-group=g.name.clone()>
                             <a href=format!("/autoscale/{}", g.name)>{g.name.clone()}</a>
                             " " <span class="tag">{mode_label(g.mode)}</span> " "
                             {g.zones.iter().map(|z| view! { <StateBadge state=z.state until=None/>" " }).collect_view()}
-                            <span class="muted small">{format!(" {} node(s) in service", g.nodes_in_service())}</span>
+                            <span class="muted small">{format!(" {} node(s) in service{}", g.nodes_in_service(), if g.at_max { " · at its maximum" } else { "" })}</span>
                         </li>
                     }).collect_view()}
                 </ul>
+                {more_link(shown, summary.needing_a_look, "/autoscale#group-table")}
                 <p class="small">"Last decision: "
                     {match summary.last_decision {
                         None => view! { <span class="muted">"none yet"</span> }.into_any(),

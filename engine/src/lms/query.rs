@@ -8,9 +8,9 @@ use super::engine::LmsEngine;
 use super::model::CONNECTED;
 use super::rules::{rule_loads_string, Counter};
 use super::views::{
-    ApplicationView, CountersView, EvaluatorView, FarmView, LoadTableRow, RuleLoadView, ServerPage,
-    ServerPower, ServerQuery, ServerSort, ServerView, SessionPage, SessionQuery, SessionState,
-    SessionView, SettingView, ZoneView,
+    ApplicationView, CountersView, EvaluatorView, FarmView, LoadBands, LoadTableRow, RuleLoadView,
+    ServerPage, ServerPower, ServerQuery, ServerSort, ServerView, SessionPage, SessionQuery,
+    SessionState, SessionView, SettingView, ZoneView,
 };
 
 /// Most rows of one page.
@@ -252,6 +252,18 @@ impl LmsEngine {
             .iter()
             .filter(|(_, e)| *e > now)
             .count() as u32
+    }
+
+    /// How many servers sit in each load band now (true load index, up servers only).
+    pub fn load_bands(&self) -> LoadBands {
+        let mut bands = LoadBands::default();
+        for s in &self.servers {
+            match s.power {
+                ServerPower::Up => bands.up[LoadBands::band_of(s.load)] += 1,
+                ServerPower::Starting | ServerPower::Down => bands.not_up += 1,
+            }
+        }
+        bands
     }
 
     /// A page of servers (sorted per [`ServerSort`], ties by host id; at most 500 rows).

@@ -196,6 +196,26 @@ pub enum ServerSort {
     Evaluator,
 }
 
+/// How many servers sit in each load band now: the overview's tiles.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadBands {
+    /// Servers down or still starting (no load index placement can use).
+    pub not_up: u32,
+    /// Up servers per band of [`LoadBands::EDGES`]: `0..2500`, `2500..5000`, `5000..7500`,
+    /// `7500..10000`, and `10000` (full: no new session is placed there).
+    pub up: [u32; 5],
+}
+
+impl LoadBands {
+    /// The lower edge of each band of [`LoadBands::up`].
+    pub const EDGES: [u32; 5] = [0, 2500, 5000, 7500, 10000];
+
+    /// The band of a load index.
+    pub fn band_of(load: u32) -> usize {
+        Self::EDGES.iter().rposition(|e| load >= *e).unwrap_or(0)
+    }
+}
+
 /// A page of the servers table.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ServerQuery {
@@ -454,4 +474,28 @@ pub struct FormulaAudit {
     pub differing: u32,
     /// The first differing launches (at most 20), in order.
     pub differences: Vec<LaunchDifference>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LoadBands;
+
+    #[test]
+    fn each_load_index_falls_in_one_band() {
+        let cases = [
+            (0, 0),
+            (2499, 0),
+            (2500, 1),
+            (4999, 1),
+            (5000, 2),
+            (7499, 2),
+            (7500, 3),
+            (9999, 3),
+            (10000, 4),
+            (u32::MAX, 4),
+        ];
+        for (load, band) in cases {
+            assert_eq!(LoadBands::band_of(load), band, "load {load}");
+        }
+    }
 }

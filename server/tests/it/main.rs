@@ -23,6 +23,7 @@ mod cli;
 mod dns;
 mod durable;
 mod gslb;
+mod lists;
 mod live;
 mod origin;
 mod overview;

@@ -36,59 +36,85 @@ async fn the_overview_answer_agrees_with_each_engine_and_is_a_fraction_of_their_
     let attention = answer(&app, "/api/attention", "", &viewer).await;
     assert_eq!(overview["attention"], json(&attention));
 
-    let rls = answer(&app, "/api/lhc_overview", "", &viewer).await;
-    let ids = |list: &Value| -> Vec<String> {
-        list.as_array()
-            .expect("list")
+    let count = |v: &Value| v.as_u64().expect("a count");
+    let tiles = |v: &Value| -> Vec<(String, u64)> {
+        v.as_array()
+            .expect("tiles")
             .iter()
-            .map(|rl| rl["id"].as_str().expect("id").to_owned())
+            .map(|t| {
+                (
+                    t["key"].as_str().expect("key").to_owned(),
+                    count(&t["count"]),
+                )
+            })
             .collect()
     };
-    assert_eq!(ids(&overview["lhc"]["locations"]), ids(&json(&rls)));
+    let list = |v: &Value| v.as_array().expect("a list").clone();
 
+    // Resource locations: one tile per HA state, counting what the engine's list says.
+    let rls = answer(&app, "/api/lhc_overview", "", &viewer).await;
+    let rl_list = list(&json(&rls));
+    let by_state = tiles(&overview["lhc"]["by_state"]);
+    assert_eq!(by_state.len(), 5);
+    for (key, n) in &by_state {
+        let want = rl_list.iter().filter(|rl| rl["ha_state"] == *key).count() as u64;
+        assert_eq!(*n, want, "resource locations in {key}");
+    }
+    assert_eq!(count(&overview["lhc"]["total"]), rl_list.len() as u64);
+
+    // Load management: the farm's totals, and every server in one load tile.
     let farm = answer(&app, "/api/lms_farm", "", &viewer).await;
     let farm_json = json(&farm);
     for key in ["servers_up", "servers_total", "placements", "rejected"] {
         assert_eq!(overview["lms"][key], farm_json["farm"][key], "lms {key}");
     }
     assert_eq!(
-        overview["lms"]["zones"].as_array().map(Vec::len),
-        farm_json["farm"]["zones"].as_array().map(Vec::len)
+        count(&overview["lms"]["zones_total"]),
+        list(&farm_json["farm"]["zones"]).len() as u64
+    );
+    let by_load = tiles(&overview["lms"]["by_load"]);
+    assert_eq!(
+        by_load.iter().map(|(_, n)| n).sum::<u64>(),
+        count(&farm_json["farm"]["servers_total"])
+    );
+    let busiest = list(&overview["lms"]["busiest"]);
+    assert!(!busiest.is_empty() && busiest.len() <= 10);
+    let loads: Vec<u64> = busiest.iter().map(|s| count(&s["load"])).collect();
+    assert!(
+        loads.windows(2).all(|w| w[0] >= w[1]),
+        "most loaded first: {loads:?}"
     );
 
+    // GSLB: every site in one MEP status tile.
     let topology = answer(&app, "/api/gslb_topology", "", &viewer).await;
     let topology_json = json(&topology);
-    let parents: Vec<&str> = topology_json["topology"]["sites"]
-        .as_array()
-        .expect("sites")
-        .iter()
-        .filter(|s| s["role"] == "parent")
-        .map(|s| s["name"].as_str().expect("name"))
-        .collect();
-    let summarized: Vec<&str> = overview["gslb"]["parents"]
-        .as_array()
-        .expect("parents")
-        .iter()
-        .map(|p| p["name"].as_str().expect("name"))
-        .collect();
-    assert!(!parents.is_empty());
-    assert_eq!(summarized, parents);
+    let sites = list(&topology_json["topology"]["sites"]);
+    for (key, n) in tiles(&overview["gslb"]["by_status"]) {
+        let want = sites
+            .iter()
+            .filter(|s| s["mep_status"] == key.to_uppercase())
+            .count() as u64;
+        assert_eq!(n, want, "sites {key}");
+    }
     assert_eq!(
         overview["gslb"]["parents_up"],
         topology_json["topology"]["parents_up"]
     );
 
+    // Autoscale: every cluster in one state tile.
     let groups = answer(&app, "/api/autoscale_groups", "", &viewer).await;
-    let group_names = |list: &Value| -> Vec<String> {
-        list.as_array()
-            .expect("groups")
-            .iter()
-            .map(|g| g["name"].as_str().expect("name").to_owned())
-            .collect()
-    };
+    let group_list = list(&json(&groups)["groups"]);
     assert_eq!(
-        group_names(&overview["autoscale"]["groups"]),
-        group_names(&json(&groups)["groups"])
+        count(&overview["autoscale"]["groups_total"]),
+        group_list.len() as u64
+    );
+    let clusters: usize = group_list.iter().map(|g| list(&g["zones"]).len()).sum();
+    assert_eq!(
+        tiles(&overview["autoscale"]["by_state"])
+            .iter()
+            .map(|(_, n)| n)
+            .sum::<u64>(),
+        clusters as u64
     );
 
     let engines: Vec<&str> = overview["activity"]
@@ -174,4 +200,51 @@ async fn recent_events_filter_by_engine_and_heartbeats_on_the_server() {
         message.contains("engine") && message.contains("lhc"),
         "{message}"
     );
+}
+
+/// The full-scale estate (1 M VDAs, 10,000 servers, 1,056 GSLB sites, 150 autoscale
+/// clusters): the overview answer counts everything and lists at most ten items per card,
+/// so it stays as small as the demo's.
+#[tokio::test]
+async fn at_full_scale_the_overview_answer_counts_everything_in_a_few_kilobytes() {
+    use server::generate::{scenario, Size};
+    let app = app_with(&scenario(Size::Full)).await;
+    let viewer = app.sign_in("viewer").await;
+    let operator = app.sign_in("operator").await;
+    for _ in 0..3 {
+        app.post_form("/api/step_clock", "", Some(&operator)).await;
+    }
+    let text = answer(&app, "/api/overview", "", &viewer).await;
+    assert!(
+        text.len() < 32 * 1024,
+        "the overview answer is {} bytes at full scale",
+        text.len()
+    );
+    let overview = json(&text);
+    let sum = |tiles: &Value| -> u64 {
+        tiles
+            .as_array()
+            .expect("tiles")
+            .iter()
+            .map(|t| t["count"].as_u64().expect("count"))
+            .sum()
+    };
+    assert_eq!(sum(&overview["lhc"]["by_state"]), 100);
+    let vdas: u64 = ["on_cloud", "on_secondary", "unregistered"]
+        .iter()
+        .map(|k| overview["lhc"][k].as_u64().expect("a count"))
+        .sum();
+    assert_eq!(vdas, 1_000_000);
+    assert_eq!(sum(&overview["lms"]["by_load"]), 10_000);
+    assert_eq!(sum(&overview["gslb"]["by_status"]), 32 + 1024);
+    assert_eq!(sum(&overview["autoscale"]["by_state"]), 150);
+    for list in [
+        &overview["attention"],
+        &overview["lhc"]["worst"],
+        &overview["lms"]["busiest"],
+        &overview["gslb"]["worst"],
+        &overview["autoscale"]["worst"],
+    ] {
+        assert!(list.as_array().expect("a list").len() <= 10, "{list}");
+    }
 }

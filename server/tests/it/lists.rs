@@ -1,0 +1,103 @@
+//! The lists' search, filter, sort and paging, done on the server: `/api/lhc_locations` on the
+//! demo estate during a forced outage, its refusals, and the page at `/lhc?state=…`.
+
+use crate::common::{app_with, body_text, TestApp};
+use axum::http::StatusCode;
+use serde_json::Value;
+
+const DEMO: &str = include_str!("../../../scenarios/demo.toml");
+
+async fn locations(app: &TestApp, form: &str, cookie: &str) -> Value {
+    let response = app
+        .post_form("/api/lhc_locations", form, Some(cookie))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK, "{form}");
+    serde_json::from_str(&body_text(response).await).expect("JSON")
+}
+
+fn ids(page: &Value) -> Vec<String> {
+    page["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|rl| rl["id"].as_str().expect("id").to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn resource_locations_are_searched_filtered_and_sorted_on_the_server() {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    let operator = app.sign_in("operator").await;
+    assert_eq!(
+        app.post_form("/api/lhc_locations", "", None).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let all = locations(&app, "", &viewer).await;
+    assert_eq!(ids(&all), ["rl-paris", "rl-tokyo"]);
+    assert_eq!(all["total"], 2);
+    assert_eq!(all["matching"], 2);
+
+    let forced = app
+        .post_form(
+            "/api/lhc_act",
+            "op=force_outage&resource_location=rl-paris",
+            Some(&operator),
+        )
+        .await;
+    assert_eq!(forced.status(), StatusCode::OK);
+    app.post_form("/api/step_clock", "", Some(&operator)).await;
+
+    let cases = [
+        ("q=TOKYO", vec!["rl-tokyo"]),
+        ("q=rl-", vec!["rl-paris", "rl-tokyo"]),
+        ("q=nowhere", vec![]),
+        ("state=working_normally", vec!["rl-tokyo"]),
+        ("state=pending_ha", vec!["rl-paris"]),
+        ("state=pending_ha&q=tokyo", vec![]),
+        ("sort=name&desc=true", vec!["rl-tokyo", "rl-paris"]),
+        ("sort=state", vec!["rl-paris", "rl-tokyo"]),
+        ("page=2", vec![]),
+    ];
+    for (form, want) in cases {
+        let page = locations(&app, form, &viewer).await;
+        assert_eq!(ids(&page), want, "{form}");
+        assert_eq!(page["total"], 2, "{form}");
+    }
+    let filtered = locations(&app, "state=pending_ha", &viewer).await;
+    assert_eq!(filtered["matching"], 1);
+
+    // A bad parameter is refused by name, with what is allowed: 422 for a value out of its
+    // set, 400 for one that does not decode.
+    let invalid = StatusCode::UNPROCESSABLE_ENTITY;
+    for (form, status, field, allowed) in [
+        ("state=broken", invalid, "state", "extended_ha"),
+        ("sort=load", invalid, "sort", "unregistered"),
+        ("page=0", invalid, "page", "1 or more"),
+        ("desc=maybe", StatusCode::BAD_REQUEST, "desc", ""),
+    ] {
+        let response = app
+            .post_form("/api/lhc_locations", form, Some(&viewer))
+            .await;
+        assert_eq!(response.status(), status, "{form}");
+        let text = body_text(response).await;
+        assert!(
+            text.contains(field) && text.contains(allowed),
+            "{form}: {text}"
+        );
+    }
+    let long = format!("q={}", "a".repeat(101));
+    let response = app
+        .post_form("/api/lhc_locations", &long, Some(&viewer))
+        .await;
+    assert_eq!(response.status(), invalid);
+    assert!(body_text(response).await.contains("at most 100 characters"));
+
+    // The page itself, rendered on the server from its URL: only the filtered rows.
+    let page = app.get("/lhc?state=pending_ha", Some(&viewer)).await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = body_text(page).await;
+    assert!(html.contains("data-rl=\"rl-paris\""), "{html}");
+    assert!(!html.contains("data-rl=\"rl-tokyo\""));
+    assert!(html.contains("1 of 2 resource locations match"));
+}
