@@ -23,18 +23,31 @@ fn page_offset(page: Option<u32>, per_page: u32) -> Result<u32, AppError> {
     }
 }
 
-/// The farm: settings, zones and their data collectors, applications, totals.
+/// Servers of a zone's election ranking the farm page names; the rest are counted.
+pub const RANKING_SHOWN: usize = 5;
+
+/// The farm: settings, zones and their data collectors, applications, totals. Each zone's
+/// election ranking names its first [`RANKING_SHOWN`] servers and counts the others (`… 95
+/// more`): a zone of a hundred servers stays one line.
 #[server(endpoint = "lms_farm", input = crate::api::codec::Form)]
 pub async fn lms_farm(at: Option<String>, run: Option<i64>) -> Result<FarmPage, AppError> {
     use crate::auth::read_only;
     read_only("lms.farm", engine::Role::Viewer, |services, _| async move {
         let estate = crate::time_travel::estate(&services, at, run).await?;
-        Ok(estate
+        let mut page = estate
             .query(|sim| FarmPage {
                 farm: sim.lms().farm(),
                 now_ms: sim.now().as_millis(),
             })
-            .await?)
+            .await?;
+        for zone in &mut page.farm.zones {
+            let rest = zone.ranking.len().saturating_sub(RANKING_SHOWN);
+            if rest > 0 {
+                zone.ranking.truncate(RANKING_SHOWN);
+                zone.ranking.push(format!("… {rest} more"));
+            }
+        }
+        Ok(page)
     })
     .await
 }
@@ -183,16 +196,24 @@ pub async fn lms_server(
     .await
 }
 
-/// The dynamic store: the load table and the session tables in the product's notation, and
-/// a `qfarm /load` list.
+/// Load-table rows per page of the dynamic store.
+pub const LOAD_TABLE_PAGE_SIZE: u32 = 50;
+
+/// The dynamic store: a page of the load table (hosts containing `q`, of `zone`) and of
+/// each session table, in the product's notation, and the `qfarm /load` list of the load
+/// table's page.
 #[server(endpoint = "lms_store", input = crate::api::codec::Form)]
 pub async fn lms_store(
     connected_page: Option<u32>,
     disconnected_page: Option<u32>,
+    q: Option<String>,
+    zone: Option<String>,
+    page: Option<u32>,
     at: Option<String>,
     run: Option<i64>,
 ) -> Result<DynamicStore, AppError> {
     use crate::auth::read_only;
+    use crate::form::optional;
     use engine::lms::views::{SessionQuery, SessionState};
     read_only(
         "lms.store",
@@ -209,16 +230,38 @@ pub async fn lms_store(
             };
             let connected = query(SessionState::Connected, connected_page)?;
             let disconnected = query(SessionState::Disconnected, disconnected_page)?;
+            let offset = page_offset(page, LOAD_TABLE_PAGE_SIZE)? as usize;
+            let needle = optional(&q).map(str::to_lowercase);
+            if needle.as_ref().is_some_and(|n| n.chars().count() > 100) {
+                return Err(AppError::invalid("q", "must be at most 100 characters"));
+            }
+            let zone = optional(&zone).map(str::to_owned);
             Ok(estate
                 .query(move |sim| {
                     let lms = sim.lms();
-                    let load_table = lms.load_table();
+                    let matching: Vec<_> = lms
+                        .load_table()
+                        .into_iter()
+                        .filter(|row| zone.as_deref().is_none_or(|z| row.zone == z))
+                        .filter(|row| {
+                            needle
+                                .as_deref()
+                                .is_none_or(|n| row.host.to_lowercase().contains(n))
+                        })
+                        .collect();
+                    let load_table_matching = u32::try_from(matching.len()).unwrap_or(u32::MAX);
+                    let load_table: Vec<_> = matching
+                        .into_iter()
+                        .skip(offset)
+                        .take(LOAD_TABLE_PAGE_SIZE as usize)
+                        .collect();
                     let qfarm = load_table
                         .iter()
                         .map(|row| (row.host.clone(), u32::from_str_radix(&row.load, 16).ok()))
                         .collect();
                     DynamicStore {
                         load_table,
+                        load_table_matching,
                         connected: lms.sessions(&connected),
                         disconnected: lms.sessions(&disconnected),
                         qfarm,

@@ -52,13 +52,16 @@ pub struct ServerTable {
 /// The dynamic store view.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DynamicStore {
-    /// `LMS_ServerLoadTable`.
+    /// `LMS_ServerLoadTable`: a page of the rows matching the search.
     pub load_table: Vec<LoadTableRow>,
+    /// Rows of the load table matching the search (every page).
+    pub load_table_matching: u32,
     /// Connected sessions table (a page).
     pub connected: SessionPage,
     /// Disconnected sessions table (a page).
     pub disconnected: SessionPage,
-    /// `qfarm /load`: host and load index (decimal), as the data collectors hold them.
+    /// `qfarm /load` of the load table's page: host and load index (decimal), as the data
+    /// collectors hold them.
     pub qfarm: Vec<(String, Option<u32>)>,
     /// Simulated time of this view.
     pub now_ms: u64,

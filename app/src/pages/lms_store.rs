@@ -1,17 +1,20 @@
 //! The dynamic store as the data collectors hold it, in the product's own notation: the load
 //! table (`LMS_ServerLoadTable`: hex `Load`, `RuleLoads`, `LTLoad`, `LoadBias`), the
-//! connected and disconnected session tables, and a `qfarm /load`-style list.
+//! connected and disconnected session tables, and a `qfarm /load`-style list. The load table
+//! is searched by host, filtered by zone and paged on the server.
 
 use engine::lms::views::SessionPage;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::api::lms::{lms_store, SESSION_PAGE_SIZE};
+use crate::api::lms::{lms_store, LOAD_TABLE_PAGE_SIZE, SESSION_PAGE_SIZE};
+use crate::components::filter_form::FilterForm;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::format::sim_time;
+use crate::model::encode;
 use crate::model::lms::DynamicStore;
 use crate::pages::lms::LmsNav;
 use crate::pages::lms_formula_audit::FormulaAuditCard;
@@ -26,19 +29,29 @@ pub fn LmsStorePage() -> impl IntoView {
     let pages = Memo::new(move |_| {
         let q = query.read();
         let n = |k: &str| q.get(k).and_then(|p| p.parse::<u32>().ok());
-        (n("cpage"), n("dpage"))
+        (n("cpage"), n("dpage"), n("page"))
+    });
+    let search = Memo::new(move |_| {
+        let q = query.read();
+        (q.get("q"), q.get("zone"))
     });
     let as_of = use_as_of();
     let store = Resource::new(
-        move || (pages.get(), tick.get(), as_of.get()),
-        |((c, d), _, as_of)| lms_store(c, d, as_of.at, as_of.run),
+        move || (pages.get(), search.get(), tick.get(), as_of.get()),
+        |((c, d, page), (q, zone), _, as_of)| lms_store(c, d, q, zone, page, as_of.at, as_of.run),
     );
+    let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Dynamic store"/>
         <h1>"Dynamic store"</h1>
         <PageHelp text="The dynamic store as the zone data collectors hold it: per server, the load index the farm uses to place sessions, and, side by side, the same index under the older and newer load formulas with the placements each would make."/>
         <LmsNav current="/lms/store"/>
         <p class="muted">"In-memory tables of the zone data collectors (never written to the data store). Load values are the collectors' view, in hexadecimal as the product shows them; RuleLoads gives each rule's load / 100 in hex, rounded (the engine keeps full precision)."</p>
+        <FilterForm class="form filters" id="load-table-filters">
+            <label>"Server " <input type="search" name="q" size="16" maxlength="100" placeholder="host name contains" prop:value=move || current("q")/></label>
+            <label>"Zone " <input type="text" name="zone" size="8" placeholder="zone id" prop:value=move || current("zone")/></label>
+            <button type="submit">"Filter"</button>
+        </FilterForm>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match store.await {
@@ -54,15 +67,26 @@ pub fn LmsStorePage() -> impl IntoView {
 }
 
 #[component]
-fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>)) -> impl IntoView {
+fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>, Option<u32>)) -> impl IntoView {
+    let query = use_query_map();
     let DynamicStore {
         load_table,
+        load_table_matching,
         connected,
         disconnected,
         qfarm,
         now_ms,
     } = store;
     let (cpage, dpage) = (pages.0.unwrap_or(1).max(1), pages.1.unwrap_or(1).max(1));
+    let page = pages.2.unwrap_or(1).max(1);
+    let filters: String = ["q", "zone"]
+        .into_iter()
+        .filter_map(|k| {
+            let v = query.read_untracked().get(k).unwrap_or_default();
+            (!v.is_empty()).then(|| format!("&{k}={}", encode(&v)))
+        })
+        .collect();
+    let href = move |n: u32| format!("/lms/store?page={n}{filters}");
     let qfarm_text = {
         let mut text = format!(
             "{:<24}{}\n{:<24}{}\n",
@@ -80,6 +104,7 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>)) -> impl IntoVie
     view! {
         <section class="card">
             <h2>{format!("LMS_ServerLoadTable at {}", sim_time(now_ms))}</h2>
+            <p class="muted" id="load-table-matching" data-matching=load_table_matching.to_string()>{format!("{load_table_matching} server(s)")}</p>
             <table tabindex="0" id="load-table" class="mono">
                 <thead><tr><th>"name"</th><th>"Host"</th><th>"Zone"</th><th>"Load"</th><th>"RealTimeRules"</th><th>"LoadBias"</th><th>"LTLoad"</th><th>"LTMultiplier"</th><th>"RuleLoads"</th><th>"ProtocolMask"</th></tr></thead>
                 <tbody>
@@ -92,6 +117,7 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>)) -> impl IntoVie
                     }).collect_view()}
                 </tbody>
             </table>
+            <Pager page total=u64::from(load_table_matching) per_page=LOAD_TABLE_PAGE_SIZE href/>
         </section>
         <div class="grid">
             <section class="card">

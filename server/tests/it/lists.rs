@@ -101,3 +101,54 @@ async fn resource_locations_are_searched_filtered_and_sorted_on_the_server() {
     assert!(!html.contains("data-rl=\"rl-tokyo\""));
     assert!(html.contains("1 of 2 resource locations match"));
 }
+
+#[tokio::test]
+async fn the_load_table_is_searched_filtered_by_zone_and_paged_on_the_server() {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    let store = |form: &'static str| {
+        let app = &app;
+        let viewer = viewer.clone();
+        async move {
+            let response = app.post_form("/api/lms_store", form, Some(&viewer)).await;
+            assert_eq!(response.status(), StatusCode::OK, "{form}");
+            let page: Value = serde_json::from_str(&body_text(response).await).expect("JSON");
+            let hosts: Vec<String> = page["load_table"]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|r| r["host"].as_str().expect("host").to_owned())
+                .collect();
+            let qfarm: Vec<String> = page["qfarm"]
+                .as_array()
+                .expect("qfarm")
+                .iter()
+                .map(|r| r[0].as_str().expect("host").to_owned())
+                .collect();
+            assert_eq!(hosts, qfarm, "qfarm lists the table's page");
+            (hosts, page["load_table_matching"].as_u64().expect("count"))
+        }
+    };
+    let (all, n) = store("").await;
+    assert_eq!((all.len(), n), (6, 6));
+    let (lyon, n) = store("q=lyo").await;
+    assert_eq!(lyon, ["XA-LYO-01", "XA-LYO-02", "XA-LYO-03"]);
+    assert_eq!(n, 3);
+    let (paris, _) = store("zone=z-paris&q=02").await;
+    assert_eq!(paris, ["XA-PAR-02"]);
+    let (beyond, n) = store("page=2").await;
+    assert!(beyond.is_empty());
+    assert_eq!(n, 6);
+    let refused = app
+        .post_form("/api/lms_store", "page=0", Some(&viewer))
+        .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body_text(refused).await.contains("page"));
+
+    // The farm page names the first servers of each zone's ranking and counts the rest.
+    let farm = app.post_form("/api/lms_farm", "", Some(&viewer)).await;
+    let farm: Value = serde_json::from_str(&body_text(farm).await).expect("JSON");
+    for zone in farm["farm"]["zones"].as_array().expect("zones") {
+        assert!(zone["ranking"].as_array().expect("ranking").len() <= 6);
+    }
+}

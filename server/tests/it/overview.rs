@@ -204,7 +204,7 @@ async fn recent_events_filter_by_engine_and_heartbeats_on_the_server() {
 
 /// The full-scale estate (1 M VDAs, 10,000 servers, 1,056 GSLB sites, 150 autoscale
 /// clusters): the overview answer counts everything and lists at most ten items per card,
-/// so it stays as small as the demo's.
+/// so it stays as small as the demo's; the farm and the dynamic store answer a page.
 #[tokio::test]
 async fn at_full_scale_the_overview_answer_counts_everything_in_a_few_kilobytes() {
     use server::generate::{scenario, Size};
@@ -247,4 +247,21 @@ async fn at_full_scale_the_overview_answer_counts_everything_in_a_few_kilobytes(
     ] {
         assert!(list.as_array().expect("a list").len() <= 10, "{list}");
     }
+
+    // The farm page's zones name five servers of their ranking of a hundred, and count the
+    // rest; the dynamic store's load table is one page of 10,000 rows.
+    let farm = json(&answer(&app, "/api/lms_farm", "", &viewer).await);
+    let zones = farm["farm"]["zones"].as_array().expect("zones");
+    assert_eq!(zones.len(), 100);
+    for zone in zones {
+        let ranking = zone["ranking"].as_array().expect("ranking");
+        assert_eq!(ranking.len(), 6, "{zone}");
+        assert!(
+            ranking[5].as_str().is_some_and(|r| r.ends_with("more")),
+            "{zone}"
+        );
+    }
+    let store = json(&answer(&app, "/api/lms_store", "q=XA-042-", &viewer).await);
+    assert_eq!(store["load_table_matching"], 100);
+    assert_eq!(store["load_table"].as_array().map(Vec::len), Some(50));
 }
