@@ -80,6 +80,7 @@ form_arguments!(
     crate::api::clock::SetSpeed,
     crate::api::clock::StepClock,
     crate::api::estate::ConfiguredEstate,
+    crate::api::gslb::GslbConsole,
     crate::api::gslb::GslbAct,
     crate::api::gslb::GslbBackups,
     crate::api::gslb::GslbExport,

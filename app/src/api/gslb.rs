@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::error::AppError;
 use crate::model::gslb::{GslbActInput, GslbPage, GslbSiteDetail};
+use crate::model::gslb_sites::GslbConsolePage;
 
 /// The topology now, with the client locations of the resolve panel.
 #[server(endpoint = "gslb_topology", input = crate::api::codec::Form)]
@@ -22,6 +23,81 @@ pub async fn gslb_topology(at: Option<String>, run: Option<i64>) -> Result<GslbP
                     topology: sim.gslb().topology(),
                     locations: sim.gslb().client_locations(),
                     now_ms: sim.now().as_millis(),
+                })
+                .await?)
+        },
+    )
+    .await
+}
+
+/// The GSLB page at any scale: the counters, the graph laid out (large parents collapsed into
+/// count badges but `expand`, the site named `q` drawn and marked) and one page of the sites
+/// table (names containing `q`, `role` parent or child, `state` up, down, adopted, orphaned or
+/// not_active).
+#[server(endpoint = "gslb_console", input = crate::api::codec::Form)]
+pub async fn gslb_console(
+    q: Option<String>,
+    role: Option<String>,
+    state: Option<String>,
+    page: Option<u32>,
+    expand: Option<String>,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<GslbConsolePage, AppError> {
+    use crate::auth::read_only;
+    use crate::form::optional;
+    use crate::model::gslb_picture::{Picture, PictureOptions};
+    use crate::model::gslb_sites::{SiteQuery, SiteState};
+    use engine::gslb::config::SiteRole;
+    read_only(
+        "gslb.console",
+        engine::Role::Viewer,
+        |services, _| async move {
+            let search = optional(&q).map(str::to_owned);
+            if search.as_ref().is_some_and(|q| q.chars().count() > 100) {
+                return Err(AppError::invalid("q", "must be at most 100 characters"));
+            }
+            let role = match optional(&role) {
+                None => None,
+                Some("parent") => Some(SiteRole::Parent),
+                Some("child") => Some(SiteRole::Child),
+                Some(_) => return Err(AppError::invalid("role", "must be parent or child")),
+            };
+            let state = optional(&state)
+                .map(|s| {
+                    SiteState::parse(s).ok_or_else(|| {
+                        AppError::invalid(
+                            "state",
+                            "must be up, down, adopted, orphaned or not_active",
+                        )
+                    })
+                })
+                .transpose()?;
+            if page == Some(0) {
+                return Err(AppError::invalid("page", "must be 1 or more"));
+            }
+            let query = SiteQuery {
+                search: search.clone(),
+                role,
+                state,
+                page: page.unwrap_or(1),
+            };
+            let options = PictureOptions {
+                expand: optional(&expand).map(str::to_owned),
+                highlight: search,
+            };
+            let estate = crate::time_travel::estate(&services, at, run).await?;
+            Ok(estate
+                .query(move |sim| {
+                    let topology = sim.gslb().topology();
+                    let picture = Picture::of(&topology, &options);
+                    GslbConsolePage::of(
+                        topology,
+                        picture,
+                        &query,
+                        sim.gslb().client_locations(),
+                        sim.now().as_millis(),
+                    )
                 })
                 .await?)
         },

@@ -18,6 +18,8 @@ pub mod evaluator_preview;
 #[cfg(test)]
 mod fixtures;
 pub mod gslb;
+pub mod gslb_picture;
+pub mod gslb_sites;
 pub mod lhc;
 pub mod lms;
 pub mod overview;

@@ -1,23 +1,29 @@
-//! GSLB, the topology page: the live graph and the sites table, the operator's faults (sites
-//! and MEP links), the resolve panel, the settings (documented or assumed). Also the
-//! section's tabs.
+//! GSLB, the topology page: the live graph (large parents collapsed into count badges) and the
+//! sites table (searched, filtered and paged on the server), the operator's faults (sites and
+//! MEP links), the resolve panel, the settings (documented or assumed). Also the section's
+//! tabs.
 
 use engine::gslb::config::SiteRole;
-use engine::gslb::views::{ClientLocationView, DomainView, SiteView, TopologyView};
+use engine::gslb::views::{ClientLocationView, DomainView};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 
-use crate::api::gslb::{gslb_resolve, gslb_topology, GslbAct};
+use crate::api::gslb::{gslb_console, gslb_resolve, GslbAct};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
+use crate::components::filter_form::FilterForm;
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
+use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
-use crate::model::gslb::{GslbActInput, GslbPage};
+use crate::model::encode;
+use crate::model::gslb::GslbActInput;
+use crate::model::gslb_sites::{GslbConsolePage, GslbTotals, SitePage, SiteState, SITE_PAGE_SIZE};
 use crate::pages::{action_error, LoadError};
 use crate::time_travel::use_as_of;
 
@@ -38,9 +44,22 @@ pub fn GslbPage() -> impl IntoView {
     let tick = use_live_refresh("gslb");
     let act = ServerAction::<GslbAct>::new();
     let as_of = use_as_of();
+    let query = use_query_map();
+    let params = Memo::new(move |_| {
+        let q = query.read();
+        (
+            q.get("q"),
+            q.get("role"),
+            q.get("state"),
+            q.get("page").and_then(|p| p.parse::<u32>().ok()),
+            q.get("expand"),
+        )
+    });
     let page = Resource::new(
-        move || (tick.get(), act.version().get(), as_of.get()),
-        |(_, _, as_of)| gslb_topology(as_of.at, as_of.run),
+        move || (params.get(), tick.get(), act.version().get(), as_of.get()),
+        |((q, role, state, page, expand), _, _, as_of)| {
+            gslb_console(q, role, state, page, expand, as_of.at, as_of.run)
+        },
     );
     view! {
         <Title text="GSLB"/>
@@ -64,35 +83,37 @@ pub fn GslbPage() -> impl IntoView {
 }
 
 #[component]
-fn Topology(page: GslbPage, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
-    let GslbPage {
-        topology,
-        locations,
+fn Topology(page: GslbConsolePage, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
+    let GslbConsolePage {
         now_ms,
+        totals,
+        domains,
+        settings,
+        picture,
+        sites,
+        parents,
+        locations,
     } = page;
-    let facts: Vec<(String, String)> = topology
-        .settings
+    let facts: Vec<(String, String)> = settings
         .iter()
         .map(|s| (s.label.clone(), format!("{} ({})", s.value, s.source)))
         .collect();
-    let names: Vec<String> = topology.sites.iter().map(|s| s.name.clone()).collect();
-    let domains = topology.domains.clone();
-    let summary = view! { <Summary topology=topology.clone() now_ms/> }.into_any();
+    let summary = view! { <Summary totals domains=domains.clone() now_ms/> }.into_any();
     let graph = view! {
         <section class="card">
             <h2>"Topology"</h2>
-            <TopologyGraph topology=topology.clone() href_prefix="/gslb/sites/" id="topology"/>
+            <TopologyGraph picture href_prefix="/gslb/sites/" badge_prefix="/gslb?expand=" id="topology"/>
         </section>
     }
     .into_any();
-    let table = view! { <SitesTable sites=topology.sites act can_act/> }.into_any();
+    let table = view! { <SitesTable sites act can_act/> }.into_any();
     view! {
         {summary}
         {graph}
         <div class="grid">
             {table}
             <div>
-                {can_act.then(|| view! { <LinkForm act names/> })}
+                {can_act.then(|| view! { <LinkForm act parents/> })}
                 <ResolvePanel domains locations/>
             </div>
         </div>
@@ -101,26 +122,68 @@ fn Topology(page: GslbPage, act: ServerAction<GslbAct>, can_act: bool) -> impl I
 }
 
 #[component]
-fn Summary(topology: TopologyView, now_ms: u64) -> impl IntoView {
+fn Summary(totals: GslbTotals, domains: Vec<DomainView>, now_ms: u64) -> impl IntoView {
+    let t = totals;
     view! {
         <section class="card" id="gslb-summary">
             <table tabindex="0" class="counts">
                 <tbody>
                     <tr><th>"Simulated time"</th><td>{sim_time(now_ms)}</td></tr>
-                    <tr><th>"Parents up / total"</th><td class="num" id="parents-up">{format!("{} / {}", topology.parents_up, topology.parents_total)}</td></tr>
-                    <tr><th>"Children adopted / orphaned / total"</th><td class="num" id="children-adopted">{format!("{} / {} / {}", topology.children_adopted, topology.children_orphaned, topology.children_total)}</td></tr>
-                    <tr><th>"Adoptions accepted / rejected"</th><td class="num">{format!("{} / {}", topology.adoptions, topology.rejections)}</td></tr>
-                    <tr><th>"DNS queries answered"</th><td class="num" id="dns-answered">{topology.dns_answered}</td></tr>
-                    <tr><th>"Domains"</th><td>{topology.domains.iter().map(|d| format!("{} ({}, TTL {} s)", d.name, d.method.cli_name(), d.ttl_s)).collect::<Vec<_>>().join(" · ")}</td></tr>
+                    <tr><th>"Parents up / total"</th><td class="num" id="parents-up">{format!("{} / {}", t.parents_up, t.parents_total)}</td></tr>
+                    <tr><th>"Children adopted / orphaned / total"</th><td class="num" id="children-adopted">{format!("{} / {} / {}", t.children_adopted, t.children_orphaned, t.children_total)}</td></tr>
+                    <tr><th>"Adoptions accepted / rejected"</th><td class="num">{format!("{} / {}", t.adoptions, t.rejections)}</td></tr>
+                    <tr><th>"DNS queries answered"</th><td class="num" id="dns-answered">{t.dns_answered}</td></tr>
+                    <tr><th>"Domains"</th><td>{domains.iter().map(|d| format!("{} ({}, TTL {} s)", d.name, d.method.cli_name(), d.ttl_s)).collect::<Vec<_>>().join(" · ")}</td></tr>
                 </tbody>
             </table>
         </section>
     }
 }
 
+/// The sites table's search and filters.
 #[component]
-fn SitesTable(sites: Vec<SiteView>, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
+fn SiteFilters() -> impl IntoView {
+    let query = use_query_map();
+    let current = move |k: &str| query.read().get(k).unwrap_or_default();
+    view! {
+        <FilterForm class="form filters" id="site-filters">
+            <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="site name" prop:value=move || current("q")/></label>
+            <label>"Role " <select name="role">
+                <option value="" selected=move || current("role").is_empty()>"any"</option>
+                <option value="parent" selected=move || current("role") == "parent">"parent"</option>
+                <option value="child" selected=move || current("role") == "child">"child"</option>
+            </select></label>
+            <label>"State " <select name="state">
+                <option value="" selected=move || current("state").is_empty()>"any"</option>
+                {SiteState::ALL.into_iter().map(|(key, _)| view! {
+                    <option value=key selected=move || current("state") == key>{key.replace('_', " ")}</option>
+                }).collect_view()}
+            </select></label>
+            <input type="hidden" name="expand" prop:value=move || current("expand")/>
+            <button type="submit">"Filter"</button>
+        </FilterForm>
+    }
+}
+
+#[component]
+fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
     let as_of = use_as_of().get_untracked();
+    let query = use_query_map();
+    let filters: String = ["q", "role", "state", "expand"]
+        .into_iter()
+        .filter_map(|k| {
+            let v = query.read_untracked().get(k).unwrap_or_default();
+            (!v.is_empty()).then(|| format!("&{k}={}", encode(&v)))
+        })
+        .collect::<String>()
+        + &as_of.and_params();
+    let href = move |n: u32| format!("/gslb?page={n}{filters}");
+    let summary = if sites.matching == sites.total {
+        format!("{} sites", sites.total)
+    } else {
+        format!("{} of {} sites match", sites.matching, sites.total)
+    };
+    let (number, matching) = (sites.page, sites.matching);
     let power = move |site: String, up: bool| {
         act.dispatch(GslbAct {
             input: GslbActInput {
@@ -133,10 +196,12 @@ fn SitesTable(sites: Vec<SiteView>, act: ServerAction<GslbAct>, can_act: bool) -
     view! {
         <section class="card">
             <h2>"Sites"</h2>
+            <SiteFilters/>
+            <p class="muted" id="site-matching" data-matching=matching.to_string()>{summary}</p>
             <table tabindex="0" id="site-table">
                 <thead><tr><th>"Site"</th><th>"Role"</th><th>"IP / public IP"</th><th>"State"</th><th>"MEP"</th><th>"Parent (configured)"</th><th>"Backup parents"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
                 <tbody>
-                    {sites.into_iter().map(|s| {
+                    {sites.rows.into_iter().map(|s| {
                         let name = s.name.clone();
                         let up = s.up;
                         let parent = match (&s.current_parent, &s.configured_parent) {
@@ -189,14 +254,18 @@ fn SitesTable(sites: Vec<SiteView>, act: ServerAction<GslbAct>, can_act: bool) -
                     }).collect_view()}
                 </tbody>
             </table>
+            <Pager page=number total=u64::from(matching) per_page=SITE_PAGE_SIZE href/>
         </section>
     }
 }
 
+/// Cuts and restores MEP links. The two ends are typed (any site; the parents are suggested),
+/// so the form stays small however many sites the topology has; the server names an unknown
+/// site.
 #[component]
-fn LinkForm(act: ServerAction<GslbAct>, names: Vec<String>) -> impl IntoView {
-    let from = RwSignal::new(names.first().cloned().unwrap_or_default());
-    let to = RwSignal::new(names.get(1).cloned().unwrap_or_default());
+fn LinkForm(act: ServerAction<GslbAct>, parents: Vec<String>) -> impl IntoView {
+    let from = RwSignal::new(parents.first().cloned().unwrap_or_default());
+    let to = RwSignal::new(parents.get(1).cloned().unwrap_or_default());
     let direction = RwSignal::new("both".to_owned());
     let send = move |op: &'static str| {
         act.dispatch(GslbAct {
@@ -209,23 +278,15 @@ fn LinkForm(act: ServerAction<GslbAct>, names: Vec<String>) -> impl IntoView {
             },
         });
     };
-    let options = move |selected: RwSignal<String>| {
-        names
-            .iter()
-            .map(|n| {
-                let n2 = n.clone();
-                view! { <option value=n.clone() selected=move || selected.get_untracked() == n2>{n.clone()}</option> }
-            })
-            .collect_view()
-    };
-    let from_options = options(from);
-    let to_options = options(to);
     view! {
         <section class="card" id="link-form">
             <h2>"MEP link faults"</h2>
+            <datalist id="gslb-parents">
+                {parents.into_iter().map(|n| view! { <option value=n/> }).collect_view()}
+            </datalist>
             <div class="controls">
-                <label>"From " <select name="from" on:change=move |ev| from.set(event_target_value(&ev))>{from_options}</select></label>
-                <label>" to " <select name="to" on:change=move |ev| to.set(event_target_value(&ev))>{to_options}</select></label>
+                <label>"From " <input type="text" name="from" size="12" list="gslb-parents" prop:value=move || from.get() on:input=move |ev| from.set(event_target_value(&ev))/></label>
+                <label>" to " <input type="text" name="to" size="12" list="gslb-parents" prop:value=move || to.get() on:input=move |ev| to.set(event_target_value(&ev))/></label>
                 <label>" "
                     <select name="direction" aria-label="Direction of the cut" on:change=move |ev| direction.set(event_target_value(&ev))>
                         <option value="both">"both directions"</option>

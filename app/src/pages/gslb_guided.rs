@@ -11,6 +11,7 @@ use crate::components::event_table::ReasonTable;
 use crate::components::page_help::PageHelp;
 use crate::components::topology::TopologyGraph;
 use crate::format::sim_time;
+use crate::model::gslb_picture::{Picture, PictureOptions};
 use crate::model::EventRow;
 use crate::pages::action_error;
 use crate::pages::gslb::GslbNav;
@@ -54,7 +55,7 @@ fn Replay(replay: GuidedReplay) -> impl IntoView {
                 <section class="card guided-step" data-step=i.to_string()>
                     <h3>{format!("Step {} at {}: {}", i + 1, sim_time(step.at_ms), step.title)}</h3>
                     <p class="expected"><strong>"Documented: "</strong>{step.expected.clone()}</p>
-                    <TopologyGraph topology=step.topology/>
+                    <TopologyGraph picture=Picture::of(&step.topology, &PictureOptions::default())/>
                     <ReasonTable rows/>
                 </section>
             }

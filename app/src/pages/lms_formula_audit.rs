@@ -110,6 +110,7 @@ fn Answer(audit: FormulaAudit) -> impl IntoView {
         in_force,
         app,
         launches,
+        servers_total,
         rows,
         placements,
         rejected_sum,
@@ -127,6 +128,9 @@ fn Answer(audit: FormulaAudit) -> impl IntoView {
     };
     view! {
         <p>{format!("In force: {}.", formula_name(in_force))}</p>
+        {(rows.len() < servers_total as usize).then(|| view! {
+            <p class="muted small" id="audit-shown">{format!("The {} servers (of {servers_total}) whose two indexes differ most.", rows.len())}</p>
+        })}
         <div>
             <table tabindex="0" id="audit-indexes">
                 <thead><tr><th>"Server"</th><th>"Zone"</th><th>"Evaluator"</th>

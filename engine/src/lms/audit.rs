@@ -60,7 +60,7 @@ impl LmsEngine {
                 return invalid("app", "the farm publishes no application".to_owned());
             }
         };
-        let rows = (0..self.servers.len()).map(|s| self.audit_row(s)).collect();
+        let rows: Vec<_> = (0..self.servers.len()).map(|s| self.audit_row(s)).collect();
         let sum = self.placed_under(LoadFormula::Sum, app_idx, launches);
         let average = self.placed_under(LoadFormula::Average, app_idx, launches);
         let host = |s: Option<u32>| s.map(|s| self.servers[s as usize].host.clone());
@@ -102,6 +102,7 @@ impl LmsEngine {
             app: self.apps[app_idx].name.clone(),
             applications: self.apps.iter().map(|a| a.name.clone()).collect(),
             launches,
+            servers_total: u32::try_from(rows.len()).unwrap_or(u32::MAX),
             rows,
             placements,
             rejected_sum: refused(&sum),

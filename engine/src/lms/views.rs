@@ -462,7 +462,11 @@ pub struct FormulaAudit {
     pub applications: Vec<String>,
     /// Launches placed under each formula.
     pub launches: u32,
-    /// Every server, configuration order.
+    /// Servers in the farm.
+    #[serde(default)]
+    pub servers_total: u32,
+    /// Every server, configuration order (a reader may keep only some: see
+    /// `servers_total`).
     pub rows: Vec<AuditRow>,
     /// Servers that got launches under either formula.
     pub placements: Vec<AuditPlacement>,

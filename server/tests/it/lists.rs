@@ -152,3 +152,64 @@ async fn the_load_table_is_searched_filtered_by_zone_and_paged_on_the_server() {
         assert!(zone["ranking"].as_array().expect("ranking").len() <= 6);
     }
 }
+
+#[tokio::test]
+async fn gslb_sites_are_searched_and_filtered_on_the_server_and_bad_filters_named() {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    let console = |form: &'static str| {
+        let app = &app;
+        let viewer = viewer.clone();
+        async move {
+            let response = app
+                .post_form("/api/gslb_console", form, Some(&viewer))
+                .await;
+            let status = response.status();
+            (status, body_text(response).await)
+        }
+    };
+    let names = |text: &str| -> Vec<String> {
+        let page: Value = serde_json::from_str(text).expect("JSON");
+        page["sites"]["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|s| s["name"].as_str().expect("name").to_owned())
+            .collect()
+    };
+    let (status, all) = console("").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(names(&all).len(), 7);
+    let (_, parents) = console("role=parent").await;
+    assert_eq!(names(&parents), ["SiteP1", "SiteP2", "SiteP3"]);
+    let (_, found) = console("q=site4").await;
+    assert_eq!(names(&found), ["Child_Site4"]);
+    let found: Value = serde_json::from_str(&found).expect("JSON");
+    let marked: Vec<&str> = found["picture"]["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .filter(|n| {
+            n["class"]
+                .as_str()
+                .is_some_and(|c| c.contains("highlighted"))
+        })
+        .map(|n| n["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(
+        marked,
+        ["Child_Site4"],
+        "the searched site is marked in the graph"
+    );
+    let (_, down) = console("state=down").await;
+    assert!(names(&down).is_empty());
+    for (form, field) in [
+        ("role=grandparent", "role"),
+        ("state=sideways", "state"),
+        ("page=0", "page"),
+    ] {
+        let (status, text) = console(form).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{form}");
+        assert!(text.contains(field), "{form}: {text}");
+    }
+}

@@ -264,4 +264,31 @@ async fn at_full_scale_the_overview_answer_counts_everything_in_a_few_kilobytes(
     let store = json(&answer(&app, "/api/lms_store", "q=XA-042-", &viewer).await);
     assert_eq!(store["load_table_matching"], 100);
     assert_eq!(store["load_table"].as_array().map(Vec::len), Some(50));
+
+    // The GSLB page: 1,056 sites, a graph of at most 2,000 SVG elements with the children of
+    // each parent collapsed into a badge, and a page of the sites table.
+    let gslb = app.get("/gslb", Some(&viewer)).await;
+    assert_eq!(gslb.status(), StatusCode::OK);
+    let html = body_text(gslb).await;
+    let svg = html
+        .find("class=\"topology\"")
+        .and_then(|at| html[..at].rfind("<svg"))
+        .and_then(|start| {
+            let rest = &html[start..];
+            rest.find("</svg>").map(|end| &rest[..end])
+        })
+        .expect("the topology graph");
+    let elements = svg.matches('<').count() - svg.matches("</").count();
+    assert!(elements <= 2000, "{elements} SVG elements");
+    assert_eq!(svg.matches("data-bundle=").count(), 32);
+    assert!(html.contains("50 of 1056 sites") || html.contains("1056 sites"));
+    assert_eq!(html.matches("<tr data-site=").count(), 50);
+
+    // Every page rendered so far stays under the size a browser loads quickly.
+    for path in ["/", "/lhc", "/lms", "/lms/store", "/gslb", "/autoscale"] {
+        let page = app.get(path, Some(&viewer)).await;
+        assert_eq!(page.status(), StatusCode::OK, "{path}");
+        let bytes = body_text(page).await.len();
+        assert!(bytes <= 300 * 1024, "{path}: {bytes} bytes of HTML");
+    }
 }
