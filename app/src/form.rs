@@ -22,6 +22,29 @@ pub fn optional(v: &Option<String>) -> Option<&str> {
     v.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
+/// Most characters of a list's search box.
+pub const SEARCH_MAX: usize = 100;
+
+/// A list's search (`q`), trimmed; `None` when blank, refused beyond [`SEARCH_MAX`]
+/// characters.
+pub fn search(q: &Option<String>) -> Result<Option<String>, AppError> {
+    match optional(q) {
+        Some(q) if q.chars().count() > SEARCH_MAX => Err(AppError::invalid(
+            "q",
+            format!("must be at most {SEARCH_MAX} characters"),
+        )),
+        q => Ok(q.map(str::to_owned)),
+    }
+}
+
+/// A list's page number, from 1 (the first when absent); refused when 0.
+pub fn page_number(page: Option<u32>) -> Result<u32, AppError> {
+    match page.unwrap_or(1) {
+        0 => Err(AppError::invalid("page", "must be 1 or more")),
+        p => Ok(p),
+    }
+}
+
 /// The trimmed text; refused when blank (`field: is required for this action`).
 pub fn need(v: &str, field: &str) -> Result<String, AppError> {
     text(v).ok_or_else(|| AppError::invalid(field, "is required for this action"))

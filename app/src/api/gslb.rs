@@ -45,7 +45,7 @@ pub async fn gslb_console(
     run: Option<i64>,
 ) -> Result<GslbConsolePage, AppError> {
     use crate::auth::read_only;
-    use crate::form::optional;
+    use crate::form::{optional, page_number, search};
     use crate::model::gslb_picture::{Picture, PictureOptions};
     use crate::model::gslb_sites::{SiteQuery, SiteState};
     use engine::gslb::config::SiteRole;
@@ -53,10 +53,7 @@ pub async fn gslb_console(
         "gslb.console",
         engine::Role::Viewer,
         |services, _| async move {
-            let search = optional(&q).map(str::to_owned);
-            if search.as_ref().is_some_and(|q| q.chars().count() > 100) {
-                return Err(AppError::invalid("q", "must be at most 100 characters"));
-            }
+            let search = search(&q)?;
             let role = match optional(&role) {
                 None => None,
                 Some("parent") => Some(SiteRole::Parent),
@@ -73,14 +70,11 @@ pub async fn gslb_console(
                     })
                 })
                 .transpose()?;
-            if page == Some(0) {
-                return Err(AppError::invalid("page", "must be 1 or more"));
-            }
             let query = SiteQuery {
                 search: search.clone(),
                 role,
                 state,
-                page: page.unwrap_or(1),
+                page: page_number(page)?,
             };
             let options = PictureOptions {
                 expand: optional(&expand).map(str::to_owned),

@@ -40,7 +40,7 @@ pub async fn lhc_locations(
     run: Option<i64>,
 ) -> Result<RlPage, AppError> {
     use crate::auth::read_only;
-    use crate::form::optional;
+    use crate::form::{optional, page_number, search};
     use crate::model::rl_list::{select, RlListQuery, RlSort};
     read_only("lhc.locations", engine::Role::Viewer, |services, _| async move {
         let state = optional(&state)
@@ -62,18 +62,12 @@ pub async fn lhc_locations(
                 )
             })?,
         };
-        if page == Some(0) {
-            return Err(AppError::invalid("page", "must be 1 or more"));
-        }
-        if optional(&q).is_some_and(|q| q.chars().count() > 100) {
-            return Err(AppError::invalid("q", "must be at most 100 characters"));
-        }
         let query = RlListQuery {
-            search: optional(&q).map(str::to_owned),
+            search: search(&q)?,
             state,
             sort,
             descending: desc.unwrap_or(false),
-            page: page.unwrap_or(1),
+            page: page_number(page)?,
         };
         let estate = crate::time_travel::estate(&services, at, run).await?;
         let rls = estate.query(|sim| sim.lhc().resource_locations()).await?;

@@ -17,10 +17,7 @@ pub const PREVIEW_LAUNCHES: u32 = 100;
 /// Validates a 1-based page number.
 #[cfg(feature = "ssr")]
 fn page_offset(page: Option<u32>, per_page: u32) -> Result<u32, AppError> {
-    match page.unwrap_or(1) {
-        0 => Err(AppError::invalid("page", "must be 1 or more")),
-        p => Ok((p - 1).saturating_mul(per_page)),
-    }
+    crate::form::page_number(page).map(|p| (p - 1).saturating_mul(per_page))
 }
 
 /// Servers of a zone's election ranking the farm page names; the rest are counted.
@@ -231,10 +228,7 @@ pub async fn lms_store(
             let connected = query(SessionState::Connected, connected_page)?;
             let disconnected = query(SessionState::Disconnected, disconnected_page)?;
             let offset = page_offset(page, LOAD_TABLE_PAGE_SIZE)? as usize;
-            let needle = optional(&q).map(str::to_lowercase);
-            if needle.as_ref().is_some_and(|n| n.chars().count() > 100) {
-                return Err(AppError::invalid("q", "must be at most 100 characters"));
-            }
+            let needle = crate::form::search(&q)?.map(|q| q.to_lowercase());
             let zone = optional(&zone).map(str::to_owned);
             Ok(estate
                 .query(move |sim| {

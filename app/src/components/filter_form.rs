@@ -14,6 +14,17 @@ pub fn without_empty_fields(query: &str) -> String {
         .join("&")
 }
 
+/// The filters of the current URL named `keys` that are set, as `&key=value` pairs in that
+/// order (`&q=par&state=extended_ha`): what a list's sort and page links keep.
+pub fn kept_filters(query: &leptos_router::params::ParamsMap, keys: &[&str]) -> String {
+    keys.iter()
+        .filter_map(|k| {
+            let v = query.get(k).unwrap_or_default();
+            (!v.is_empty()).then(|| format!("&{k}={}", crate::model::encode(&v)))
+        })
+        .collect()
+}
+
 /// A filters form submitted by `GET` to the current page.
 #[component]
 pub fn FilterForm(
@@ -64,7 +75,7 @@ pub fn FilterForm(
 
 #[cfg(test)]
 mod tests {
-    use super::without_empty_fields;
+    use super::{kept_filters, without_empty_fields};
 
     #[test]
     fn empty_fields_leave_the_query() {
@@ -81,5 +92,19 @@ mod tests {
         for (query, want) in cases {
             assert_eq!(without_empty_fields(query), want, "{query}");
         }
+    }
+
+    #[test]
+    fn the_filters_set_are_kept_encoded_in_the_order_asked() {
+        let mut query = leptos_router::params::ParamsMap::new();
+        query.insert("state", "extended_ha".to_owned());
+        query.insert("q", "par is".to_owned());
+        query.insert("page", "3".to_owned());
+        query.insert("role", String::new());
+        assert_eq!(
+            kept_filters(&query, &["q", "role", "state"]),
+            "&q=par%20is&state=extended_ha"
+        );
+        assert_eq!(kept_filters(&query, &["zone"]), "");
     }
 }

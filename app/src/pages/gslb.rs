@@ -13,7 +13,7 @@ use leptos_router::hooks::use_query_map;
 use crate::api::gslb::{gslb_console, gslb_resolve, GslbAct};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
-use crate::components::filter_form::FilterForm;
+use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
@@ -21,7 +21,6 @@ use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
-use crate::model::encode;
 use crate::model::gslb::GslbActInput;
 use crate::model::gslb_sites::{GslbConsolePage, GslbTotals, SitePage, SiteState, SITE_PAGE_SIZE};
 use crate::pages::{action_error, LoadError};
@@ -169,13 +168,7 @@ fn SiteFilters() -> impl IntoView {
 fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
     let as_of = use_as_of().get_untracked();
     let query = use_query_map();
-    let filters: String = ["q", "role", "state", "expand"]
-        .into_iter()
-        .filter_map(|k| {
-            let v = query.read_untracked().get(k).unwrap_or_default();
-            (!v.is_empty()).then(|| format!("&{k}={}", encode(&v)))
-        })
-        .collect::<String>()
+    let filters = kept_filters(&query.read_untracked(), &["q", "role", "state", "expand"])
         + &as_of.and_params();
     let href = move |n: u32| format!("/gslb?page={n}{filters}");
     let summary = if sites.matching == sites.total {

@@ -10,11 +10,10 @@ use crate::api::estate::configured_estate;
 use crate::api::lhc::lhc_locations;
 use crate::components::charts::state_class;
 use crate::components::facts::Facts;
-use crate::components::filter_form::FilterForm;
+use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
-use crate::model::encode;
 use crate::model::rl_list::{RlPage, RL_PAGE_SIZE};
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
@@ -56,19 +55,6 @@ const COLUMNS: [(&str, &str); 7] = [
     ("secondary", "on secondary"),
     ("unregistered", "unregistered"),
 ];
-
-/// The list's query string without `page`, `sort` and `desc` (`&q=par&state=extended_ha`),
-/// kept by the sort and page links, with the instant shown.
-fn filters_query(q: &str, state: &str, as_of: &AsOf) -> String {
-    let mut out = String::new();
-    for (key, value) in [("q", q), ("state", state)] {
-        if !value.is_empty() {
-            out.push_str(&format!("&{key}={}", encode(value)));
-        }
-    }
-    out.push_str(&as_of.and_params());
-    out
-}
 
 /// The resource locations page.
 #[component]
@@ -139,7 +125,7 @@ fn RlTable(page: RlPage) -> impl IntoView {
     let current = move |k: &str| query.read_untracked().get(k).unwrap_or_default();
     let sort = current("sort");
     let desc = current("desc") == "1";
-    let filters = filters_query(&current("q"), &current("state"), &as_of);
+    let filters = kept_filters(&query.read_untracked(), &["q", "state"]) + &as_of.and_params();
     let sort_q = if sort.is_empty() {
         String::new()
     } else {

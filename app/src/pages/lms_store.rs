@@ -9,12 +9,11 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::lms::{lms_store, LOAD_TABLE_PAGE_SIZE, SESSION_PAGE_SIZE};
-use crate::components::filter_form::FilterForm;
+use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::format::sim_time;
-use crate::model::encode;
 use crate::model::lms::DynamicStore;
 use crate::pages::lms::LmsNav;
 use crate::pages::lms_formula_audit::FormulaAuditCard;
@@ -79,13 +78,7 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>, Option<u32>)) ->
     } = store;
     let (cpage, dpage) = (pages.0.unwrap_or(1).max(1), pages.1.unwrap_or(1).max(1));
     let page = pages.2.unwrap_or(1).max(1);
-    let filters: String = ["q", "zone"]
-        .into_iter()
-        .filter_map(|k| {
-            let v = query.read_untracked().get(k).unwrap_or_default();
-            (!v.is_empty()).then(|| format!("&{k}={}", encode(&v)))
-        })
-        .collect();
+    let filters = kept_filters(&query.read_untracked(), &["q", "zone"]);
     let href = move |n: u32| format!("/lms/store?page={n}{filters}");
     let qfarm_text = {
         let mut text = format!(
