@@ -111,7 +111,7 @@ pub use autoscale::{AutoscaleAction, AutoscaleEngine};
 pub use clock::{SimDuration, SimTime, SimTimeParseError, Speed, SpeedParseError};
 pub use core::CoreAction;
 pub use duration::{format_duration, parse_duration, DurationError};
-pub use event::{EngineId, EngineIdParseError, Event};
+pub use event::{Details, EngineId, EngineIdParseError, Event};
 pub use gslb::{GslbAction, GslbEngine};
 pub use lhc::{Component, LhcAction, LhcEngine};
 pub use lms::{LmsAction, LmsEngine, SpikeCounter};

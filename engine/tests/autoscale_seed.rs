@@ -190,7 +190,7 @@ fn decision_events_carry_their_reasons() -> Result<(), ScenarioError> {
         events
             .iter()
             .find(|e| e.kind == kind && e.t_ms == minute * 60_000)
-            .map(|e| e.details.clone())
+            .map(|e| e.details.value().clone())
             .unwrap_or_default()
     };
     let out = find("autoscale.scale_out", 6);

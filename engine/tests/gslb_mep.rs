@@ -14,7 +14,14 @@ fn gslb(r: &Run) -> Vec<(u64, String, String, Value)> {
     r.events
         .iter()
         .filter(|e| e.engine == engine::EngineId::Gslb)
-        .map(|e| (e.t_ms, e.subject.clone(), e.kind.clone(), e.details.clone()))
+        .map(|e| {
+            (
+                e.t_ms,
+                e.subject.clone(),
+                e.kind.clone(),
+                e.details.value().clone(),
+            )
+        })
         .collect()
 }
 

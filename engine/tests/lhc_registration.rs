@@ -377,7 +377,7 @@ fn a_restarting_broker_drops_its_registrations_and_rejects_nothing_while_down() 
     // The summary lists only the secondaries that hold registrations.
     let last = of(&back, PARIS, "registrations")
         .pop()
-        .map(|e| e.details.clone());
+        .map(|e| e.details.value().clone());
     assert_eq!(
         last,
         Some(json!({"cloud": 0, "secondary": {CC01: 100}, "unregistered": 0}))

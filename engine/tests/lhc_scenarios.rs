@@ -62,7 +62,7 @@ fn forced_outage_enters_ha_and_moves_every_vda_to_the_elected_secondary() -> Tes
     // A summary of the counts at each instant they changed, the last one complete.
     let last = of(&events, PARIS, "registrations")
         .pop()
-        .map(|e| e.details.clone());
+        .map(|e| e.details.value().clone());
     assert_eq!(
         last,
         Some(serde_json::json!({"cloud": 0, "secondary": {CC01: 100}, "unregistered": 0}))

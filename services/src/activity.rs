@@ -130,7 +130,7 @@ mod tests {
             engine,
             subject: "s".into(),
             kind: kind.into(),
-            details: serde_json::json!({}),
+            details: serde_json::json!({}).into(),
             actor: None,
         }
     }

@@ -3,24 +3,25 @@
 //! and requests every `dc_refresh`, `load.sample` every `sample_interval`; and the power
 //! cycle of servers (down, starting, up) with the elections it causes.
 
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
 use super::engine::{ev, LmsEngine};
 use super::model::Server;
+use super::payloads::{Ended, EndedOn, Pushed, Pushes, Sample, ServerSample};
 use super::rules::Counter;
 use super::views::ServerPower;
-use crate::event::Event;
+use crate::event::{Details, Event};
 
 /// One member's entry of a zone's `load.pushed`: how often it pushed since the last one, the
 /// collector's view before the first push and now, and the true load now.
-fn pushed(sv: &Server) -> Value {
-    json!({
-        "delta": sv.pushes_delta,
-        "from": sv.push_from,
-        "load": sv.dc_load,
-        "requested": sv.pushes_requested,
-        "true_load": sv.load,
-    })
+fn pushed(sv: &Server) -> Pushed {
+    Pushed {
+        delta: sv.pushes_delta,
+        from: sv.push_from,
+        load: sv.dc_load,
+        requested: sv.pushes_requested,
+        true_load: sv.load,
+    }
 }
 
 /// Counts a push of server `sv` (whose collector view was `from` before it).
@@ -173,78 +174,95 @@ impl LmsEngine {
     /// are not down and whose sessions or loads changed since their last sample. An event
     /// with nothing to list is not emitted.
     pub(crate) fn sample_tick(&mut self, now: u64, out: &mut Vec<Event>) {
+        let mut pushes: Vec<(usize, Pushed)> = Vec::new();
+        let mut ended: Vec<(usize, EndedOn)> = Vec::new();
+        let mut samples: Vec<(usize, ServerSample)> = Vec::new();
         for z in 0..self.zones.len() {
-            let mut pushes = Map::new();
-            let mut ended = Map::new();
+            pushes.clear();
+            ended.clear();
+            samples.clear();
             for i in 0..self.zones[z].servers.len() {
                 let s = self.zones[z].servers[i] as usize;
                 let sv = &mut self.servers[s];
                 if sv.pushes_delta != 0 || sv.pushes_requested != 0 {
-                    pushes.insert(sv.host.clone(), pushed(sv));
+                    pushes.push((s, pushed(sv)));
                     sv.pushes_delta = 0;
                     sv.pushes_requested = 0;
                     sv.push_from = None;
                 }
                 if sv.ended != 0 || sv.disconnects != 0 {
-                    let entry = json!({
-                        "count": sv.ended,
-                        "disconnected": sv.disconnects,
-                        "load_after": sv.load,
-                    });
+                    let entry = EndedOn {
+                        count: sv.ended,
+                        disconnected: sv.disconnects,
+                        load_after: sv.load,
+                    };
                     sv.ended = 0;
                     sv.disconnects = 0;
-                    ended.insert(sv.host.clone(), entry);
+                    ended.push((s, entry));
+                }
+            }
+            for i in 0..self.zones[z].servers.len() {
+                let s = self.zones[z].servers[i] as usize;
+                if let Some(sample) = self.sample_of(s, now) {
+                    samples.push((s, sample));
                 }
             }
             let zone = &self.zones[z].id;
+            let host = |s: usize| self.servers[s].host.as_str();
             if !pushes.is_empty() {
-                out.push(ev(now, zone, "load.pushed", json!({ "pushes": pushes })));
+                let pushes = pushes.drain(..).map(|(s, p)| (host(s), p)).collect();
+                let details = Details::of(&Pushes { pushes });
+                out.push(ev(now, zone, "load.pushed", details));
             }
             if !ended.is_empty() {
-                out.push(ev(now, zone, "sessions.ended", json!({ "servers": ended })));
+                let servers = ended.drain(..).map(|(s, e)| (host(s), e)).collect();
+                let details = Details::of(&Ended { servers });
+                out.push(ev(now, zone, "sessions.ended", details));
             }
-            let mut servers = Map::new();
-            for i in 0..self.zones[z].servers.len() {
-                let s = self.zones[z].servers[i] as usize;
-                let sv = &self.servers[s];
-                if sv.power == ServerPower::Down {
-                    self.servers[s].last_sample = None;
-                    continue;
-                }
-                let sample = [
-                    sv.connected,
-                    sv.disconnected,
-                    sv.load,
-                    sv.dc_load.unwrap_or(u32::MAX),
-                ];
-                if sv.last_sample == Some(sample) {
-                    continue;
-                }
-                let e = sv.evaluator as usize;
-                let loads = self.rule_loads_of(s, e, now);
-                let mut rules = Map::new();
-                // Rules at 0 are left out (they add nothing to the index or the chart).
-                for (rule, l) in self.evaluators[e].rules.iter().zip(loads) {
-                    let shown = (l * 10.0).round() / 10.0;
-                    if shown > 0.0 {
-                        rules.insert(rule.code().to_string(), json!(shown));
-                    }
-                }
-                let entry = json!({
-                    "connected": sv.connected,
-                    "dc_load": sv.dc_load,
-                    "disconnected": sv.disconnected,
-                    "load": sv.load,
-                    "rules": rules,
-                });
-                servers.insert(sv.host.clone(), entry);
-                self.servers[s].last_sample = Some(sample);
-            }
-            if !servers.is_empty() {
-                let details = json!({ "servers": servers });
-                out.push(ev(now, &self.zones[z].id, "load.sample", details));
+            if !samples.is_empty() {
+                let servers = samples.drain(..).map(|(s, e)| (host(s), e)).collect();
+                let details = Details::of(&Sample { servers });
+                out.push(ev(now, zone, "load.sample", details));
             }
         }
+    }
+
+    /// Server `s`'s entry of its zone's `load.sample`, when it is not down and its sessions or
+    /// loads changed since its last sample (which this records).
+    fn sample_of(&mut self, s: usize, now: u64) -> Option<ServerSample> {
+        let sv = &self.servers[s];
+        if sv.power == ServerPower::Down {
+            self.servers[s].last_sample = None;
+            return None;
+        }
+        let sample = [
+            sv.connected,
+            sv.disconnected,
+            sv.load,
+            sv.dc_load.unwrap_or(u32::MAX),
+        ];
+        if sv.last_sample == Some(sample) {
+            return None;
+        }
+        let e = sv.evaluator as usize;
+        let loads = self.rule_loads_of(s, e, now);
+        // Rules at 0 are left out (they add nothing to the index or the chart).
+        let rules = self.evaluators[e]
+            .rules
+            .iter()
+            .zip(loads)
+            .map(|(rule, l)| (rule.code(), (l * 10.0).round() / 10.0))
+            .filter(|(_, shown)| *shown > 0.0)
+            .collect();
+        let entry = ServerSample {
+            connected: sv.connected,
+            dc_load: sv.dc_load,
+            disconnected: sv.disconnected,
+            load: sv.load,
+            rules,
+        };
+        self.servers[s].last_sample = Some(sample);
+        Some(entry)
     }
 
     /// Takes server `s` down: its sessions end, it reboots (down for `reboot_duration`).

@@ -5,7 +5,6 @@
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::config::rules::builtin_rules;
 use super::config::{LmsConfig, LoadFormula};
@@ -14,7 +13,7 @@ use super::placement::{key, AppIndex, Status};
 use super::rules::{Evaluator, Inputs};
 use super::views::ServerPower;
 use crate::clock::SimTime;
-use crate::event::{EngineId, Event};
+use crate::event::{Details, EngineId, Event};
 use crate::rng::Rng;
 use crate::step::Engine;
 
@@ -63,7 +62,7 @@ pub struct LmsEngine {
 }
 
 /// An event of this engine.
-pub(crate) fn ev(now: u64, subject: &str, kind: &str, details: Value) -> Event {
+pub(crate) fn ev(now: u64, subject: &str, kind: &str, details: impl Into<Details>) -> Event {
     Event::new(SimTime(now), EngineId::Lms, subject, kind, details)
 }
 

@@ -27,6 +27,7 @@ mod engine;
 mod evaluators;
 mod model;
 mod operations;
+mod payloads;
 mod placement;
 mod preview;
 mod query;

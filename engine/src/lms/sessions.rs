@@ -5,16 +5,15 @@
 use core::net::Ipv4Addr;
 use std::cmp::Reverse;
 
-use serde_json::json;
-
 use super::engine::{ev, LmsEngine};
 use super::model::{
     draw_exp, generated_name, generated_number, Session, Timer, TimerKind, CONNECTED, DISCONNECTED,
     NAMED,
 };
+use super::payloads::{Candidate, Excluded, Placed, Rejected};
 use super::placement::key_load;
 use super::views::ServerPower;
-use crate::event::Event;
+use crate::event::{Details, Event};
 use crate::rng::Rng;
 
 /// The result of one launch.
@@ -99,33 +98,28 @@ impl LmsEngine {
         let index = &self.apps[app].index;
         let chosen = index.choose(|p| self.admits(index.servers[p] as usize, app, ip));
         let survey = index.survey(|p| self.admits(index.servers[p] as usize, app, ip));
-        let candidates: Vec<serde_json::Value> = survey
-            .top
-            .iter()
-            .map(|(p, k)| {
-                json!({
-                    "host": self.servers[index.servers[*p] as usize].host,
-                    "load": key_load(*k),
-                })
-            })
-            .collect();
-        let excluded = json!({
-            "down": survey.down,
-            "full": survey.full,
-            "ip_range": survey.ip_range,
-            "no_collector": survey.no_collector,
-        });
+        let excluded = Excluded {
+            down: survey.down,
+            full: survey.full,
+            ip_range: survey.ip_range,
+            no_collector: survey.no_collector,
+        };
         let Some((pos, _)) = chosen else {
             self.rejected += 1;
-            let details = json!({
-                "client_ip": Ipv4Addr::from(ip).to_string(),
-                "excluded": excluded,
-                "reason": "no server publishing the application is below full load (10000) for this client",
-                "user": self.user_name(user),
+            let details = Details::of(&Rejected {
+                client_ip: Ipv4Addr::from(ip),
+                excluded,
+                reason: "no server publishing the application is below full load (10000) for this client",
+                user: &self.user_name(user),
             });
             out.push(ev(now, &self.apps[app].name, "session.rejected", details));
             return Launch::Rejected;
         };
+        let top: Vec<(u32, u32)> = survey
+            .top
+            .iter()
+            .map(|(p, k)| (index.servers[*p], key_load(*k)))
+            .collect();
         let s = index.servers[pos] as usize;
         self.serial += 1;
         let serial = self.serial;
@@ -156,23 +150,24 @@ impl LmsEngine {
             self.plan_session(user, serial, now, rng);
         }
         let sv = &self.servers[s];
-        let mut details = json!({
-            "app": self.apps[app].name,
-            "candidates": candidates,
-            "chosen": sv.host,
-            "client_ip": Ipv4Addr::from(ip).to_string(),
-            "considered": survey.considered,
-            "load_after": sv.report,
-            "mode": "least_loaded",
-            "user": self.user_name(user),
+        let candidates: Vec<Candidate<'_>> = top
+            .iter()
+            .map(|(server, load)| Candidate {
+                host: &self.servers[*server as usize].host,
+                load: *load,
+            })
+            .collect();
+        let details = Details::of(&Placed {
+            app: &self.apps[app].name,
+            candidates: &candidates,
+            chosen: &sv.host,
+            client_ip: Ipv4Addr::from(ip),
+            considered: survey.considered,
+            excluded: (!excluded.is_none()).then_some(excluded),
+            load_after: sv.report,
+            mode: "least_loaded",
+            user: &self.user_name(user),
         });
-        // Exclusion counts only when some server was excluded (most placements on a
-        // healthy farm: none), to keep the most frequent event small.
-        if survey.down + survey.full + survey.ip_range + survey.no_collector > 0 {
-            if let Some(map) = details.as_object_mut() {
-                map.insert("excluded".into(), excluded);
-            }
-        }
         out.push(ev(now, &sv.host, "session.placed", details));
         Launch::Placed(s as u32)
     }
@@ -189,15 +184,16 @@ impl LmsEngine {
         self.recompute_push(s, now);
         self.placements += 1;
         let sv = &self.servers[s];
-        let details = json!({
-            "app": self.apps[usize::from(sess.app)].name,
-            "candidates": Vec::<serde_json::Value>::new(),
-            "chosen": sv.host,
-            "client_ip": Ipv4Addr::from(sess.ip).to_string(),
-            "considered": 1,
-            "load_after": sv.report,
-            "mode": "reconnect",
-            "user": self.user_name(user),
+        let details = Details::of(&Placed {
+            app: &self.apps[usize::from(sess.app)].name,
+            candidates: &[],
+            chosen: &sv.host,
+            client_ip: Ipv4Addr::from(sess.ip),
+            considered: 1,
+            excluded: None,
+            load_after: sv.report,
+            mode: "reconnect",
+            user: &self.user_name(user),
         });
         out.push(ev(now, &sv.host, "session.placed", details));
         Launch::Reconnected(sess.server)

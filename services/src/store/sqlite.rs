@@ -110,7 +110,7 @@ pub async fn insert_event_rows(
                 .push_bind(e.engine.as_str())
                 .push_bind(e.subject.as_str())
                 .push_bind(e.kind.as_str())
-                .push_bind(e.details.to_string())
+                .push_bind(e.details.json_text())
                 .push_bind(e.actor.as_deref());
             seq = seq.saturating_add(1);
         });

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock::SimTime;
 
+mod details;
+
+pub use details::Details;
+
 /// Which engine emitted an event.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -91,7 +95,7 @@ pub struct Event {
     /// Dotted event kind, e.g. `heartbeat` or `heartbeat.paused`.
     pub kind: String,
     /// Kind-specific payload (a JSON object).
-    pub details: serde_json::Value,
+    pub details: Details,
     /// The operator who caused the event, if any.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub actor: Option<String>,
@@ -104,14 +108,14 @@ impl Event {
         engine: EngineId,
         subject: impl Into<String>,
         kind: impl Into<String>,
-        details: serde_json::Value,
+        details: impl Into<Details>,
     ) -> Event {
         Event {
             t_ms: t.as_millis(),
             engine,
             subject: subject.into(),
             kind: kind.into(),
-            details,
+            details: details.into(),
             actor: None,
         }
     }
