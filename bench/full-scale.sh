@@ -8,6 +8,9 @@
 # render time (p95 of the twenty), each against the target of the full-scale issue
 # (300 KB, 3,000 elements, 500 ms, 50 ms); then the server-side time of the largest lists'
 # search, filter and sort answers (p95 of twenty; target 100 ms).
+# First, 24 simulated hours of the same estate headless (`simulate`), with its events
+# persisted to SQLite (target: 8 s wall, 1 GiB peak) and with its events printed to
+# /dev/null instead (the engines and the JSON lines, no database).
 #
 # Usage: bench/full-scale.sh   (after `make build` and the browser suite's `npm ci`; loopback
 # only; SECONDS_BEFORE, default 20: the wall seconds the estate runs before measuring)
@@ -18,6 +21,22 @@ work=$(mktemp -d)
 trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 "$bin" scenario generate --size full --out "$work/full.toml"
+
+command -v /usr/bin/time > /dev/null || { echo "needs GNU time: apt-get install -y time" >&2; exit 1; }
+/usr/bin/time -f "%e %M" -o "$work/time-db" "$bin" simulate --scenario "$work/full.toml" \
+  --until 24h --database-url "sqlite://$work/sim.db" --quiet
+/usr/bin/time -f "%e %M" -o "$work/time-out" "$bin" simulate --scenario "$work/full.toml" \
+  --until 24h > /dev/null
+events=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from events").fetchone()[0])' "$work/sim.db")
+rm -f "$work"/sim.db*
+for f in db out; do
+  read -r wall rss_kb < "$work/time-$f"
+  awk -v f="$f" -v w="$wall" -v r="$rss_kb" -v n="$events" 'BEGIN {
+    what = (f == "db") ? "events persisted to SQLite" : "events printed to /dev/null";
+    ok = (f == "db") ? ((w <= 8 && r <= 1048576) ? "ok " : "OVER") : "   ";
+    printf "%s simulate 24 h of the full-scale estate, %s (%d events): %.2f s wall, %d MiB peak\n", ok, what, n, w, r / 1024
+  }'
+done
 db="$work/full.db"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 echo "bench-password" | "$bin" user add --username bench --role admin --database-url "sqlite://$db" > /dev/null

@@ -160,10 +160,14 @@ impl AppIndex {
         let Some(old) = self.status.get(pos).copied() else {
             return;
         };
+        let k = if status == Status::Candidate { k } else { INF };
+        if old == status && self.keys[pos] == k {
+            // Nothing changes: the counts and the tree stay as they are.
+            return;
+        }
         self.counts[old as usize] -= 1;
         self.counts[status as usize] += 1;
         self.status[pos] = status;
-        let k = if status == Status::Candidate { k } else { INF };
         self.keys[pos] = k;
         let leaf = if self.is_restricted[pos] { INF } else { k };
         self.tree.set(pos, leaf);

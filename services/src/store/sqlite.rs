@@ -22,7 +22,10 @@ pub async fn connect(url: &str) -> Result<SqlitePool> {
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Normal)
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(5))
+        // A request's write waits for the events writer's transaction in progress: at `max`
+        // the writer keeps SQLite busy, and SQLite's busy handler polls (up to every 100 ms),
+        // so a login has waited over 4 s there. It waits rather than fails.
+        .busy_timeout(Duration::from_secs(15))
         // Checkpoint the WAL every ~40 MB instead of every ~4 MB: bursts of events (a logon
         // storm on a large farm) write far fewer pages twice (docs/PERFORMANCE.md).
         .pragma("wal_autocheckpoint", "10000");

@@ -34,9 +34,37 @@ pub fn add_operator(url: &str) {
     );
 }
 
-/// Starts `serve` on a free port with `extra` arguments; returns the child and the console's
-/// address.
-pub fn serve(url: &str, extra: &[&str]) -> (Child, SocketAddr) {
+/// A console process started by a test. It is killed when dropped, so a test that fails
+/// half-way does not leave a console running (at `max` it would take a core from every test
+/// after it).
+pub struct Console(Child);
+
+impl std::ops::Deref for Console {
+    type Target = Child;
+
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Console {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Console {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+/// Starts `serve` on a free port with `extra` arguments; returns the console's process and
+/// its address.
+pub fn serve(url: &str, extra: &[&str]) -> (Console, SocketAddr) {
     let mut child = switchyard()
         .args(["serve", "--addr", "127.0.0.1:0", "--no-dns"])
         .args(["--database-url", url, "--log", "warn"])
@@ -58,7 +86,7 @@ pub fn serve(url: &str, extra: &[&str]) -> (Child, SocketAddr) {
     };
     // Keep reading stdout so the child never blocks on a full pipe.
     std::thread::spawn(move || lines.for_each(drop));
-    (child, addr)
+    (Console(child), addr)
 }
 
 /// Signs in and returns the session cookie (`name=value`).
