@@ -1,6 +1,9 @@
 // The pages and lists of bench/full-scale.sh, against the console at $BASE (signed in as
-// `bench`). Run from end2end/ so that Playwright resolves.
-import { chromium } from "@playwright/test";
+// `bench`). Run from end2end/: Playwright is resolved from there (an `import` would look
+// beside this file).
+import { createRequire } from "node:module";
+
+const { chromium } = createRequire(`${process.cwd()}/`)("@playwright/test");
 
 const base = process.env.BASE;
 const runs = 20;
