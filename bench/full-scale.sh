@@ -13,7 +13,8 @@
 # /dev/null instead (the engines and the JSON lines, no database).
 #
 # Usage: bench/full-scale.sh   (after `make build` and the browser suite's `npm ci`; loopback
-# only; SECONDS_BEFORE, default 20: the wall seconds the estate runs before measuring)
+# only; SECONDS_BEFORE, default 20: the wall seconds the estate runs before measuring;
+# PAGES_ONLY=1 skips the headless day)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=target/release/switchyard
@@ -22,21 +23,23 @@ trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 "$bin" scenario generate --size full --out "$work/full.toml"
 
-command -v /usr/bin/time > /dev/null || { echo "needs GNU time: apt-get install -y time" >&2; exit 1; }
-/usr/bin/time -f "%e %M" -o "$work/time-db" "$bin" simulate --scenario "$work/full.toml" \
-  --until 24h --database-url "sqlite://$work/sim.db" --quiet
-/usr/bin/time -f "%e %M" -o "$work/time-out" "$bin" simulate --scenario "$work/full.toml" \
-  --until 24h > /dev/null
-events=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from events").fetchone()[0])' "$work/sim.db")
-rm -f "$work"/sim.db*
-for f in db out; do
-  read -r wall rss_kb < "$work/time-$f"
-  awk -v f="$f" -v w="$wall" -v r="$rss_kb" -v n="$events" 'BEGIN {
-    what = (f == "db") ? "events persisted to SQLite" : "events printed to /dev/null";
-    ok = (f == "db") ? ((w <= 8 && r <= 1048576) ? "ok " : "OVER") : "   ";
-    printf "%s simulate 24 h of the full-scale estate, %s (%d events): %.2f s wall, %d MiB peak\n", ok, what, n, w, r / 1024
-  }'
-done
+if [ -z "${PAGES_ONLY:-}" ]; then
+  command -v /usr/bin/time > /dev/null || { echo "needs GNU time: apt-get install -y time" >&2; exit 1; }
+  /usr/bin/time -f "%e %M" -o "$work/time-db" "$bin" simulate --scenario "$work/full.toml" \
+    --until 24h --database-url "sqlite://$work/sim.db" --quiet
+  /usr/bin/time -f "%e %M" -o "$work/time-out" "$bin" simulate --scenario "$work/full.toml" \
+    --until 24h > /dev/null
+  events=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from events").fetchone()[0])' "$work/sim.db")
+  rm -f "$work"/sim.db*
+  for f in db out; do
+    read -r wall rss_kb < "$work/time-$f"
+    awk -v f="$f" -v w="$wall" -v r="$rss_kb" -v n="$events" 'BEGIN {
+      what = (f == "db") ? "events persisted to SQLite" : "events printed to /dev/null";
+      ok = (f == "db") ? ((w <= 8 && r <= 1048576) ? "ok " : "OVER") : "   ";
+      printf "%s simulate 24 h of the full-scale estate, %s (%d events): %.2f s wall, %d MiB peak\n", ok, what, n, w, r / 1024
+    }'
+  done
+fi
 db="$work/full.db"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 echo "bench-password" | "$bin" user add --username bench --role admin --database-url "sqlite://$db" > /dev/null

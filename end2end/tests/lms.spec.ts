@@ -123,12 +123,44 @@ test("an operator starts a logon storm; placements explain themselves and the dy
   await expect(page.locator("main")).toContainText(/down|starting/, { timeout: 10_000 });
 });
 
+test("an admin assigns an evaluator by pattern: a pattern that matches nothing changes nothing, one that matches assigns every server it names", async ({ page }) => {
+  await signIn(page, "admin");
+  await page.goto("/lms");
+  await hydrated(page);
+  await page.locator("nav.tabs a[href='/lms/evaluators']").click();
+  await hydrated(page);
+  const form = page.locator("#assign-form");
+  const advanced = page.locator("#evaluator-table [data-evaluator=Advanced]");
+  await expect(advanced).not.toContainText("XA-LYO-02");
+  await form.locator("select").first().selectOption("Advanced");
+
+  await form.locator("input[name=servers]").fill("XA-ZZZ-*");
+  await form.locator("#assign-run").click();
+  await expect(page.locator("#assign-error")).toContainText("servers: `XA-ZZZ-*` matches no server");
+  await expect(advanced).not.toContainText("XA-LYO-02");
+
+  await form.locator("input[name=servers]").fill("XA-LYO-0*");
+  await form.locator("#assign-run").click();
+  await expect(advanced.locator("td").nth(2)).toHaveText("XA-LYO-01, XA-LYO-02, XA-LYO-03");
+  await expect(page.locator("#assign-error")).toHaveCount(0);
+
+  // Back as the scenario has them, for the journeys that follow.
+  await form.locator("select").first().selectOption("Default");
+  await form.locator("input[name=servers]").fill("XA-LYO-02");
+  await form.locator("#assign-run").click();
+  await expect(advanced.locator("td").nth(2)).toHaveText("XA-LYO-01, XA-LYO-03");
+  await form.locator("select").first().selectOption("Heavy apps");
+  await form.locator("input[name=servers]").fill("XA-LYO-03");
+  await form.locator("#assign-run").click();
+  await expect(advanced.locator("td").nth(2)).toHaveText("XA-LYO-01");
+});
+
 test("the black-hole A/B: the rebooted server swallows the storm only without the fix", async ({ page }) => {
   test.setTimeout(90_000);
   await signIn(page, "operator");
   await page.goto("/lms/black-hole");
   await hydrated(page);
-  await page.locator("#ab-form select[name=server]").selectOption("XA-PAR-02");
+  await page.locator("#ab-form input[name=server]").fill("XA-PAR-02");
   await page.locator("#ab-form input[name=users]").fill("60");
   await page.locator("#ab-run").click();
   const off = page.locator("#ab-fix-off [data-col=on_rebooted]");
@@ -153,6 +185,47 @@ test("a viewer sees the farm and the overview card but no actions, and a forged 
   await expect(page).toHaveURL(/sort=load/);
   const forged = await page.request.post("/api/lms_act", { form: { "input[op]": "reboot", "input[server]": "XA-PAR-01" } });
   expect(forged.status()).toBe(403);
+});
+
+test("a viewer opens a load band's servers from the overview tile, then narrows them by name; the filters stay on the sort links", async ({ page }) => {
+  await signIn(page, "viewer");
+  // The up band with the most servers now (the demo's loads move with its storms).
+  const bands = page.locator("#lms-tiles li[data-key^=band_]");
+  await expect(bands).toHaveCount(5);
+  let band = 0;
+  let most = -1;
+  for (let i = 0; i < 5; i++) {
+    const count = Number(await bands.nth(i).getAttribute("data-count"));
+    if (count > most) [band, most] = [i, count];
+  }
+  const [low, high] = [[0, 2499], [2500, 4999], [5000, 7499], [7500, 9999], [10000, 10000]][band];
+  await bands.nth(band).getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/lms\\?band=band_${band}&sort=load&desc=1`));
+  await hydrated(page);
+  await expect(page.locator("#server-filters select[name=band]")).toHaveValue(`band_${band}`);
+  const rows = page.locator("#server-table tbody tr");
+  await expect(rows.first()).toBeVisible();
+  for (const load of await rows.locator("[data-col=load]").allTextContents()) {
+    expect(Number(load)).toBeGreaterThanOrEqual(low);
+    expect(Number(load)).toBeLessThanOrEqual(high);
+  }
+  // Narrowed to the first row's site (`XA-LYO-02` → `lyo`): a case-insensitive substring.
+  const first = (await rows.first().locator("td.mono a").textContent()) ?? "";
+  const site = first.split("-")[1].toLowerCase();
+  await page.locator("#server-filters input[name=q]").fill(site);
+  await page.locator("#server-filters button[type=submit]").click();
+  await expect(page).toHaveURL(new RegExp(`q=${site}`));
+  await expect(page).toHaveURL(new RegExp(`band=band_${band}`));
+  await expect(page.locator("#server-filters input[name=q]")).toHaveValue(site);
+  await expect(rows.first()).toBeVisible();
+  for (const host of await rows.locator("td.mono a").allTextContents()) {
+    expect(host.toLowerCase()).toContain(site);
+  }
+  await expect(page.locator("#server-table a[data-sort=host]")).toHaveAttribute("href", new RegExp(`q=${site}&band=band_${band}`));
+  // A band the console does not know is refused, naming the field.
+  const refused = await page.request.post("/api/lms_servers", { form: { band: "band_9" } });
+  expect(refused.status()).toBe(422);
+  expect(await refused.text()).toContain("band");
 });
 
 test("a viewer audits the two load-index formulas from the dynamic store, then opens a server with both indexes", async ({ page }) => {

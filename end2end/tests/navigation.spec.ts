@@ -101,7 +101,11 @@ function shotName(page: Page): string {
  * at either width.
  */
 async function checkPage(page: Page, where: string) {
+  const started = Date.now();
+  const spent: string[] = [];
+  const lap = (what: string) => spent.push(`${what} ${Date.now() - started} ms`);
   await hydrated(page);
+  lap("hydrated");
   await expect(page.locator("main"), where).not.toContainText("Loading…");
   await expect(page.locator("main"), where).not.toContainText("request failed");
   await expect(page.locator("main .error:visible"), where).toHaveCount(0);
@@ -114,10 +118,14 @@ async function checkPage(page: Page, where: string) {
     await expect
       .poll(() => page.evaluate(overflow), { message: `${where} at ${width} px scrolls sideways` })
       .toBe("");
+    lap(`${width} px laid out`);
     await expectAccessible(page, where);
+    lap(`${width} px axe`);
     await page.screenshot({ path: `artifacts/pages/${shotName(page)}-${width}.png`, fullPage: true });
+    lap(`${width} px screenshot`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+  if (process.env.E2E_TRACE_LINKS) console.log(`${where}: ${spent.join(", ")}`);
 }
 
 test("every nav link and every in-page link opens without an error, at 390 and 1,440 px", async ({

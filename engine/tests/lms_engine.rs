@@ -5,7 +5,7 @@ mod common;
 
 use common::lms::*;
 use engine::lms::config::rules::{Rule, Thresholds, ThrottleLevel};
-use engine::lms::views::{ServerPower, ServerQuery, ServerSort, SessionQuery};
+use engine::lms::views::{ServerBand, ServerPower, ServerQuery, ServerSort, SessionQuery};
 use engine::{LmsAction, SimDuration, SimTime, SpikeCounter};
 
 fn only_s1(extra: &str) -> engine::Simulation {
@@ -376,6 +376,33 @@ fn servers_page_sorts_with_stable_ties() {
         ..Default::default()
     });
     assert_eq!(z2.total, 3);
+    let named = sim.lms().servers(&ServerQuery {
+        search: Some("S2".into()),
+        limit: 10,
+        ..Default::default()
+    });
+    let hosts: Vec<&str> = named.rows.iter().map(|r| r.host.as_str()).collect();
+    assert_eq!((named.total, hosts), (1, vec!["s2"]));
+    // The bands split the six servers: each server is in exactly one, the one its power and
+    // load index say, as the overview's tiles count them.
+    let bands = sim.lms().load_bands();
+    let mut listed = 0;
+    for (band, tile) in std::iter::once((ServerBand::NotUp, bands.not_up))
+        .chain((0..5).map(|i| (ServerBand::Up(i), bands.up[i])))
+    {
+        let page = sim.lms().servers(&ServerQuery {
+            band: Some(band),
+            limit: 10,
+            ..Default::default()
+        });
+        assert_eq!(page.total, tile, "{band:?}");
+        assert!(
+            page.rows.iter().all(|r| band.holds(r.power, r.load)),
+            "{band:?}"
+        );
+        listed += page.total;
+    }
+    assert_eq!(listed, 6);
 }
 
 #[test]

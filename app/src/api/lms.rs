@@ -1,11 +1,16 @@
 //! Load management: the farm, its servers and sessions, the dynamic store, the evaluator
 //! editor with its what-if preview, the operator actions and the black-hole A/B.
 
+// A list's filters, sort, page and instant are each one argument (one URL parameter of its
+// page); the server macro's generated functions carry them all.
+#![allow(clippy::too_many_arguments)]
+
 use engine::lms::views::{AbReport, EvaluatorPreview, SessionPage};
 use leptos::prelude::*;
 
 use crate::error::AppError;
-use crate::model::lms::{DynamicStore, EvaluatorsPage, FarmPage, ServerDetail, ServerTable};
+use crate::model::evaluators::EvaluatorsPage;
+use crate::model::lms::{DynamicStore, FarmPage, ServerDetail, ServerTable};
 
 /// Server rows per page of the farm page.
 pub const SERVER_PAGE_SIZE: u32 = 25;
@@ -24,8 +29,8 @@ fn page_offset(page: Option<u32>, per_page: u32) -> Result<u32, AppError> {
 pub const RANKING_SHOWN: usize = 5;
 
 /// The farm: settings, zones and their data collectors, applications, totals. Each zone's
-/// election ranking names its first [`RANKING_SHOWN`] servers and counts the others (`… 95
-/// more`): a zone of a hundred servers stays one line.
+/// election ranking names its first [`RANKING_SHOWN`] servers and counts the others
+/// (`ranking_more`): a zone of a hundred servers stays one line.
 #[server(endpoint = "lms_farm", input = crate::api::codec::Form)]
 pub async fn lms_farm(at: Option<String>, run: Option<i64>) -> Result<FarmPage, AppError> {
     use crate::auth::read_only;
@@ -34,26 +39,33 @@ pub async fn lms_farm(at: Option<String>, run: Option<i64>) -> Result<FarmPage, 
         let mut page = estate
             .query(|sim| FarmPage {
                 farm: sim.lms().farm(),
+                ranking_more: Vec::new(),
                 now_ms: sim.now().as_millis(),
             })
             .await?;
-        for zone in &mut page.farm.zones {
-            let rest = zone.ranking.len().saturating_sub(RANKING_SHOWN);
-            if rest > 0 {
+        page.ranking_more = page
+            .farm
+            .zones
+            .iter_mut()
+            .map(|zone| {
+                let rest = zone.ranking.len().saturating_sub(RANKING_SHOWN);
                 zone.ranking.truncate(RANKING_SHOWN);
-                zone.ranking.push(format!("… {rest} more"));
-            }
-        }
+                rest
+            })
+            .collect();
         Ok(page)
     })
     .await
 }
 
-/// One page of the servers table. `sort` is host_id, host, zone, load, dc_load, sessions or
-/// evaluator; `page` from 1.
+/// One page of the servers table: hosts containing `q`, of `zone`, in load `band` (`not_up`,
+/// `band_0` … `band_4`, the overview's tiles). `sort` is host_id, host, zone, load, dc_load,
+/// sessions or evaluator; `page` from 1.
 #[server(endpoint = "lms_servers", input = crate::api::codec::Form)]
 pub async fn lms_servers(
+    q: Option<String>,
     zone: Option<String>,
+    band: Option<String>,
     sort: Option<String>,
     desc: Option<bool>,
     page: Option<u32>,
@@ -62,7 +74,7 @@ pub async fn lms_servers(
 ) -> Result<ServerTable, AppError> {
     use crate::auth::read_only;
     use crate::form::optional;
-    use engine::lms::views::{ServerQuery, ServerSort};
+    use engine::lms::views::{ServerBand, ServerQuery, ServerSort};
     read_only(
         "lms.servers",
         engine::Role::Viewer,
@@ -78,8 +90,17 @@ pub async fn lms_servers(
                         )
                     })?,
             };
+            let band = optional(&band)
+                .map(|b| {
+                    ServerBand::parse(b).ok_or_else(|| {
+                        AppError::invalid("band", "must be not_up or band_0 to band_4")
+                    })
+                })
+                .transpose()?;
             let query = ServerQuery {
                 zone: optional(&zone).map(str::to_owned),
+                search: crate::form::search(&q)?,
+                band,
                 sort,
                 descending: desc.unwrap_or(false),
                 offset: page_offset(page, SERVER_PAGE_SIZE)?,
@@ -268,10 +289,13 @@ pub async fn lms_store(
     .await
 }
 
-/// The evaluators with their assignments, and the servers and applications to assign.
+/// The evaluators with their assignments (each naming its first servers and counting the
+/// rest), and the servers and applications to assign: every application, and the farm's
+/// first servers as suggestions with its server count.
 #[server(endpoint = "lms_evaluators", input = crate::api::codec::Form)]
 pub async fn lms_evaluators() -> Result<EvaluatorsPage, AppError> {
     use crate::auth::read_only;
+    use crate::model::evaluators::{EvaluatorRow, SERVER_SUGGESTIONS};
     read_only(
         "lms.evaluators",
         engine::Role::Viewer,
@@ -279,12 +303,27 @@ pub async fn lms_evaluators() -> Result<EvaluatorsPage, AppError> {
             // Servers and applications come from the scenario (the engine never adds or
             // removes them); the servers view is paged and would cut a large farm short.
             let lms = &services.scenario.lms;
-            let servers = lms.servers.iter().map(|s| s.host.clone()).collect();
+            let servers = lms
+                .servers
+                .iter()
+                .take(SERVER_SUGGESTIONS)
+                .map(|s| s.host.clone())
+                .collect();
             let applications = lms.applications.iter().map(|a| a.name.clone()).collect();
-            let evaluators = services.runtime.query(|sim| sim.lms().evaluators()).await?;
+            let evaluators = services
+                .runtime
+                .query(|sim| {
+                    sim.lms()
+                        .evaluators()
+                        .into_iter()
+                        .map(EvaluatorRow::from)
+                        .collect()
+                })
+                .await?;
             Ok(EvaluatorsPage {
                 evaluators,
                 servers,
+                server_count: lms.servers.len(),
                 applications,
             })
         },
@@ -392,8 +431,8 @@ pub async fn lms_evaluator_delete(name: String) -> Result<(), AppError> {
     .await
 }
 
-/// Assigns an evaluator to servers and applications (comma-separated), or removes an
-/// application's own evaluator (`evaluator` empty, one application). Admin only; audited.
+/// Assigns an evaluator to servers and applications (comma-separated; a server may be named
+/// by a `*` pattern, `XA-042-*`), or removes an application's own evaluator (`evaluator` empty, one application). Admin only; audited.
 #[server(endpoint = "lms_evaluator_assign", input = crate::api::codec::Form)]
 pub async fn lms_evaluator_assign(
     evaluator: String,
@@ -412,7 +451,12 @@ pub async fn lms_evaluator_assign(
                     .map(str::to_owned)
                     .collect()
             };
-            let (servers, applications) = (list(&servers), list(&applications));
+            let servers = crate::model::evaluators::expand_hosts(
+                servers.as_deref().unwrap_or_default(),
+                services.scenario.lms.servers.iter().map(|s| s.host.as_str()),
+            )
+            .map_err(|e| AppError::invalid("servers", e))?;
+            let applications = list(&applications);
             {
                 let action = if evaluator.trim().is_empty() {
                     match (servers.is_empty(), applications.as_slice()) {

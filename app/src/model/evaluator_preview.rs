@@ -1,7 +1,21 @@
 //! The evaluator what-if in words: what changes between the load indexes and placements of
 //! the evaluators as they are and those with the edited one.
 
-use engine::lms::views::{EvaluatorPreview, PlacementCount};
+use engine::lms::views::{EvaluatorPreview, PlacementCount, PreviewRow};
+
+/// How many servers the preview's load table lists; the summary counts them all.
+pub const PREVIEW_ROWS: usize = 100;
+
+/// The load table's rows: at most `limit`, those whose load index changes most first (then
+/// by host), so the servers an edit affects are never cut off by the unchanged ones of a
+/// large farm.
+pub fn shown_rows(preview: &EvaluatorPreview, limit: usize) -> Vec<&PreviewRow> {
+    let change = |r: &PreviewRow| i64::from(r.edited).abs_diff(i64::from(r.now));
+    let mut rows: Vec<&PreviewRow> = preview.rows.iter().collect();
+    rows.sort_by(|a, b| change(b).cmp(&change(a)).then_with(|| a.host.cmp(&b.host)));
+    rows.truncate(limit);
+    rows
+}
 
 /// How a server's placements differ between the two sides of a preview.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,6 +173,20 @@ mod tests {
             );
             assert_eq!(s[2], expected);
         }
+    }
+
+    #[test]
+    fn the_load_table_lists_the_largest_changes_first_and_stops_at_the_limit() {
+        let p = preview(
+            &[(10, 10), (10, 50), (10, 0), (10, 90), (10, 10)],
+            &[],
+            &[],
+            (0, 0),
+        );
+        let hosts: Vec<&str> = shown_rows(&p, 3).iter().map(|r| r.host.as_str()).collect();
+        assert_eq!(hosts, ["S3", "S1", "S2"]);
+        assert_eq!(shown_rows(&p, 100).len(), 5);
+        assert_eq!(shown_rows(&p, 100)[3].host, "S0");
     }
 
     #[test]

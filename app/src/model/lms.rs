@@ -3,9 +3,7 @@
 
 use engine::lms::config::LoadFormula;
 use engine::lms::series::{LoadSample, PlacementRow};
-use engine::lms::views::{
-    AuditRow, EvaluatorView, FarmView, LoadTableRow, ServerView, SessionPage,
-};
+use engine::lms::views::{AuditRow, FarmView, LoadTableRow, ServerView, SessionPage};
 use serde::{Deserialize, Serialize};
 
 use super::EventRow;
@@ -34,8 +32,10 @@ pub struct ServerDetail {
 /// The farm page's header data: the farm and the evaluators (for the assignment lists).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FarmPage {
-    /// The farm.
+    /// The farm; each zone's election ranking names its first servers only.
     pub farm: FarmView,
+    /// Per zone (in the farm's order), how many servers of its ranking are not named.
+    pub ranking_more: Vec<usize>,
     /// Simulated time of this view.
     pub now_ms: u64,
 }
@@ -65,17 +65,6 @@ pub struct DynamicStore {
     pub qfarm: Vec<(String, Option<u32>)>,
     /// Simulated time of this view.
     pub now_ms: u64,
-}
-
-/// The evaluator editor's data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EvaluatorsPage {
-    /// Every evaluator.
-    pub evaluators: Vec<EvaluatorView>,
-    /// Every server host (for assignment).
-    pub servers: Vec<String>,
-    /// Every application (for assignment and application user load rules).
-    pub applications: Vec<String>,
 }
 
 /// One rule as typed in the editor: every value is text, checked on the server.

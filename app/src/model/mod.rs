@@ -15,6 +15,7 @@ pub mod attention;
 pub mod autoscale;
 pub mod axis;
 pub mod evaluator_preview;
+pub mod evaluators;
 #[cfg(test)]
 mod fixtures;
 pub mod gslb;

@@ -11,6 +11,7 @@ use leptos_router::hooks::use_query_map;
 use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, SERVER_PAGE_SIZE};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
+use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
@@ -107,7 +108,11 @@ fn Farm(
     can_act: bool,
     is_admin: bool,
 ) -> impl IntoView {
-    let FarmPage { farm, now_ms } = page;
+    let FarmPage {
+        farm,
+        ranking_more,
+        now_ms,
+    } = page;
     let FarmView {
         formula,
         black_hole_fix,
@@ -180,14 +185,14 @@ fn Farm(
                 <table tabindex="0" id="zone-table">
                     <thead><tr><th>"Zone"</th><th>"Data collector"</th><th>"Election ranking"</th><th>"Servers up"</th><th>"Sessions"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
                     <tbody>
-                        {zones.into_iter().map(|z| {
+                        {zones.into_iter().zip(ranking_more.into_iter().chain(std::iter::repeat(0))).map(|(z, more)| {
                             let id = z.id.clone();
                             let has_dc = z.collector.is_some();
                             view! {
                                 <tr data-zone=z.id.clone()>
                                     <td>{z.name.clone()}<div class="muted small">{z.id.clone()}</div></td>
                                     <td class="mono" data-col="collector">{z.collector.clone().unwrap_or_else(|| "none".into())}</td>
-                                    <td class="small">{z.ranking.join(" > ")}</td>
+                                    <td class="small">{z.ranking.join(" > ")}{(more > 0).then(|| view! { <span class="muted">{format!(" > … {more} more")}</span> })}</td>
                                     <td class="num">{format!("{}/{}", z.servers_up, z.servers)}</td>
                                     <td class="num">{z.sessions}</td>
                                     {can_act.then(|| view! {
@@ -298,6 +303,16 @@ fn StormForm(act: ServerAction<LmsAct>, apps: Vec<String>) -> impl IntoView {
     }
 }
 
+/// The load bands of the overview's tiles, by URL key (`band=band_4`).
+const BANDS: [(&str, &str); 6] = [
+    ("not_up", "not up (down or starting)"),
+    ("band_0", "0–2,499"),
+    ("band_1", "2,500–4,999"),
+    ("band_2", "5,000–7,499"),
+    ("band_3", "7,500–9,999"),
+    ("band_4", "10,000 (full)"),
+];
+
 const SORTS: [(&str, &str); 7] = [
     ("host_id", "Id"),
     ("host", "Server"),
@@ -314,7 +329,7 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
     let params = Memo::new(move |_| {
         let q = query.read();
         (
-            q.get("zone"),
+            (q.get("q"), q.get("zone"), q.get("band")),
             q.get("sort"),
             q.get("desc").map(|d| d == "1"),
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
@@ -323,13 +338,27 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
     let as_of = use_as_of();
     let page = Resource::new(
         move || (params.get(), tick.get(), as_of.get()),
-        |((zone, sort, desc, page), _, as_of)| {
-            lms_servers(zone, sort, desc, page, as_of.at, as_of.run)
+        |(((search, zone, band), sort, desc, page), _, as_of)| {
+            lms_servers(search, zone, band, sort, desc, page, as_of.at, as_of.run)
         },
     );
+    let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <section class="card">
             <h2>"Servers"</h2>
+            <FilterForm class="form filters" id="server-filters">
+                <label>"Search " <input type="search" name="q" size="16" maxlength="100" placeholder="host name" prop:value=move || current("q")/></label>
+                <label>"Zone " <input type="text" name="zone" size="10" maxlength="100" placeholder="zone id" prop:value=move || current("zone")/></label>
+                <label>"Load " <select name="band">
+                    <option value="" selected=move || current("band").is_empty()>"any"</option>
+                    {BANDS.into_iter().map(|(key, label)| view! {
+                        <option value=key selected=move || current("band") == key>{label}</option>
+                    }).collect_view()}
+                </select></label>
+                <input type="hidden" name="sort" prop:value=move || current("sort")/>
+                <input type="hidden" name="desc" prop:value=move || current("desc")/>
+                <button type="submit">"Filter"</button>
+            </FilterForm>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match page.await {
@@ -360,19 +389,14 @@ fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
     let current = move |k: &str| query.read_untracked().get(k).unwrap_or_default();
     let sort = current("sort");
     let desc = current("desc") == "1";
-    let zone = current("zone");
     let number = current("page").parse::<u32>().unwrap_or(1).max(1);
-    let zone_q = if zone.is_empty() {
-        keep
-    } else {
-        format!("&zone={zone}{keep}")
-    };
+    let filters = kept_filters(&query.read_untracked(), &["q", "zone", "band"]) + &keep;
     let sort_q = format!(
         "sort={}&desc={}",
         if sort.is_empty() { "host_id" } else { &sort },
         u8::from(desc)
     );
-    let zq = zone_q.clone();
+    let zq = filters.clone();
     let href = move |n: u32| format!("/lms?{sort_q}{zq}&page={n}");
     view! {
         <p class="muted" id="server-total" data-total=page.total.to_string()>{format!("{} servers", page.total)}</p>
@@ -381,7 +405,7 @@ fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
                 {SORTS.into_iter().map(|(key, label)| {
                     let active = sort == key || (sort.is_empty() && key == "host_id");
                     let next_desc = active && !desc;
-                    let link = format!("/lms?sort={key}&desc={}{zone_q}", u8::from(next_desc));
+                    let link = format!("/lms?sort={key}&desc={}{filters}", u8::from(next_desc));
                     let arrow = if active { if desc { " ▼" } else { " ▲" } } else { "" };
                     view! { <th><a href=link data-sort=key>{label}{arrow}</a></th> }
                 }).collect_view()}

@@ -11,6 +11,7 @@ use crate::api::lms::{lms_evaluators, LmsBlackHoleAb};
 use crate::components::layout::user_allows;
 use crate::components::lms_charts::{sessions_top, SessionLines};
 use crate::components::page_help::PageHelp;
+use crate::format::thousands;
 use crate::pages::lms::LmsNav;
 use crate::pages::{action_error, LoadError};
 
@@ -32,7 +33,7 @@ pub fn LmsBlackHolePage() -> impl IntoView {
                 let can_run = user_allows(Role::Operator).await;
                 match farm.await {
                     Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(page) if can_run => view! { <AbForm servers=page.servers apps=page.applications run/> }.into_any(),
+                    Ok(page) if can_run => view! { <AbForm servers=page.servers server_count=page.server_count apps=page.applications run/> }.into_any(),
                     Ok(_) => view! { <p class="muted">"Running the A/B needs the operator role."</p> }.into_any(),
                 }
             })}
@@ -46,6 +47,7 @@ pub fn LmsBlackHolePage() -> impl IntoView {
 #[component]
 fn AbForm(
     servers: Vec<String>,
+    server_count: usize,
     apps: Vec<String>,
     run: ServerAction<LmsBlackHoleAb>,
 ) -> impl IntoView {
@@ -53,14 +55,25 @@ fn AbForm(
     let users = RwSignal::new("60".to_owned());
     let over = RwSignal::new("2m".to_owned());
     let app = RwSignal::new(String::new());
+    let hint = if servers.len() < server_count {
+        format!(
+            "The server to reboot, by host name: any of the farm's {} servers (the suggestions are the first {}).",
+            thousands(server_count as u64),
+            servers.len()
+        )
+    } else {
+        "The server to reboot, by host name: the suggestions are every server of the farm."
+            .to_owned()
+    };
     view! {
         <section class="card">
             <div class="controls" id="ab-form">
                 <label>"Reboot "
-                    <select name="server" on:change=move |ev| server.set(event_target_value(&ev))>
-                        {servers.into_iter().map(|s| view! { <option value=s.clone()>{s.clone()}</option> }).collect_view()}
-                    </select>
+                    <input type="text" name="server" size="14" list="ab-servers" aria-describedby="ab-servers-hint" prop:value=server on:input=move |ev| server.set(event_target_value(&ev))/>
                 </label>
+                <datalist id="ab-servers">
+                    {servers.into_iter().map(|s| view! { <option value=s/> }).collect_view()}
+                </datalist>
                 <label>" then a storm of " <input type="number" name="users" min="1" max="5000" size="5" prop:value=users on:input=move |ev| users.set(event_target_value(&ev))/> " users"</label>
                 <label>" over " <input type="text" name="over" size="5" prop:value=over on:input=move |ev| over.set(event_target_value(&ev))/></label>
                 <label>" launching "
@@ -73,6 +86,7 @@ fn AbForm(
                     run.dispatch(LmsBlackHoleAb { server: server.get_untracked(), users: users.get_untracked(), over: over.get_untracked(), app: Some(app.get_untracked()) });
                 }>"Run A/B"</button>
             </div>
+            <p class="muted small" id="ab-servers-hint">{hint}</p>
         </section>
     }
 }

@@ -2,7 +2,7 @@
 //! create, edit, delete, assign) with a what-if preview of every affected server's load index
 //! and of where the next launches would go, before anything is saved.
 
-use engine::lms::views::{EvaluatorPreview, EvaluatorView};
+use engine::lms::views::{EvaluatorPreview, PreviewRow};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -13,8 +13,10 @@ use crate::api::lms::{
 };
 use crate::components::layout::user_allows;
 use crate::components::page_help::PageHelp;
+use crate::format::thousands;
 use crate::model::evaluator_preview;
-use crate::model::lms::{is_counter, EvaluatorsPage, RuleDraft, RULE_KINDS};
+use crate::model::evaluators::{EvaluatorRow, EvaluatorsPage};
+use crate::model::lms::{is_counter, RuleDraft, RULE_KINDS};
 use crate::pages::lms::LmsNav;
 use crate::pages::{action_error, LoadError};
 
@@ -94,6 +96,14 @@ pub fn LmsEvaluatorsPage() -> impl IntoView {
         |_| lms_evaluators(),
     );
     let editing: RwSignal<Option<Draft>> = RwSignal::new(None);
+    let choice = AssignChoice::new();
+    // An assignment done: the form empties for the next one (a refusal keeps what was typed).
+    Effect::new(move |_| {
+        if matches!(assign.value().get(), Some(Ok(()))) {
+            choice.servers.set(String::new());
+            choice.applications.set(Vec::new());
+        }
+    });
     // Close the editor once a save succeeded.
     Effect::new(move |_| {
         if matches!(save.value().get(), Some(Ok(()))) {
@@ -107,13 +117,12 @@ pub fn LmsEvaluatorsPage() -> impl IntoView {
         <LmsNav current="/lms/evaluators"/>
         <p class="muted">"Default = Server User Load (full at 100 users) + Load Throttling; Advanced = CPU 90/10 + Memory 90/10 + Page Swaps 100/0 + Load Throttling (product documentation). A server has one evaluator; an application may have one too, and the higher load wins."</p>
         {move || action_error(delete.value().get()).map(|e| view! { <p class="error" id="delete-error">{e}</p> })}
-        {move || action_error(assign.value().get()).map(|e| view! { <p class="error" id="assign-error">{e}</p> })}
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let is_admin = user_allows(Role::Admin).await;
                 match data.await {
                     Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(page) => view! { <List page editing delete assign is_admin/> }.into_any(),
+                    Ok(page) => view! { <List page editing delete assign choice is_admin/> }.into_any(),
                 }
             })}
         </Transition>
@@ -127,20 +136,25 @@ fn List(
     editing: RwSignal<Option<Draft>>,
     delete: ServerAction<LmsEvaluatorDelete>,
     assign: ServerAction<LmsEvaluatorAssign>,
+    choice: AssignChoice,
     is_admin: bool,
 ) -> impl IntoView {
     let EvaluatorsPage {
         evaluators,
         servers,
+        server_count,
         applications,
     } = page;
-    let names: Vec<String> = evaluators.iter().map(|e| e.name.clone()).collect();
+    let names: Vec<String> = evaluators
+        .iter()
+        .map(|e| e.evaluator.name.clone())
+        .collect();
     view! {
         <section class="card">
             <table tabindex="0" id="evaluator-table">
                 <thead><tr><th>"Evaluator"</th><th>"Rules"</th><th>"Servers"</th><th>"Applications"</th>{is_admin.then(|| view! { <th></th> })}</tr></thead>
                 <tbody>
-                    {evaluators.into_iter().map(|e| view! { <Row e editing delete is_admin/> }).collect_view()}
+                    {evaluators.into_iter().map(|row| view! { <Row row editing delete is_admin/> }).collect_view()}
                 </tbody>
             </table>
             {is_admin.then(|| view! {
@@ -149,17 +163,19 @@ fn List(
                 </div>
             })}
         </section>
-        {is_admin.then(|| view! { <Assign names servers applications assign/> })}
+        {is_admin.then(|| view! { <Assign names servers server_count applications assign choice/> })}
     }
 }
 
 #[component]
 fn Row(
-    e: EvaluatorView,
+    row: EvaluatorRow,
     editing: RwSignal<Option<Draft>>,
     delete: ServerAction<LmsEvaluatorDelete>,
     is_admin: bool,
 ) -> impl IntoView {
+    let servers = row.servers_text();
+    let e = row.evaluator;
     let drafts: Vec<RuleDraft> = e.rules.iter().map(RuleDraft::from_rule).collect();
     let (name1, name2, name3) = (e.name.clone(), e.name.clone(), e.name.clone());
     let drafts2 = drafts.clone();
@@ -168,7 +184,7 @@ fn Row(
         <tr data-evaluator=e.name.clone()>
             <td>{e.name.clone()}{e.builtin.then(|| view! { <span class="muted small">" built-in"</span> })}</td>
             <td class="small">{e.rules.iter().map(|r| view! { <div>{rule_summary(r)}</div> }).collect_view()}</td>
-            <td class="small">{e.servers.join(", ")}</td>
+            <td class="small">{servers}</td>
             <td class="small">{e.applications.join(", ")}</td>
             {is_admin.then(|| view! {
                 <td class="row-actions">
@@ -184,16 +200,39 @@ fn Row(
     }
 }
 
+/// What the assignment form holds. The page keeps it, so the list's refresh after an
+/// assignment or a refusal does not put back choices the admin did not make.
+#[derive(Clone, Copy)]
+struct AssignChoice {
+    evaluator: RwSignal<String>,
+    servers: RwSignal<String>,
+    applications: RwSignal<Vec<String>>,
+}
+
+impl AssignChoice {
+    fn new() -> AssignChoice {
+        AssignChoice {
+            evaluator: RwSignal::new("Default".to_owned()),
+            servers: RwSignal::new(String::new()),
+            applications: RwSignal::new(Vec::new()),
+        }
+    }
+}
+
 #[component]
 fn Assign(
     names: Vec<String>,
     servers: Vec<String>,
+    server_count: usize,
     applications: Vec<String>,
     assign: ServerAction<LmsEvaluatorAssign>,
+    choice: AssignChoice,
 ) -> impl IntoView {
-    let evaluator = RwSignal::new(names.first().cloned().unwrap_or_default());
-    let chosen_servers: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
-    let chosen_apps: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
+    let AssignChoice {
+        evaluator,
+        servers: chosen_servers,
+        applications: chosen_apps,
+    } = choice;
     let toggle = |set: RwSignal<Vec<String>>, item: String, on: bool| {
         set.update(|v| {
             v.retain(|x| *x != item);
@@ -202,6 +241,15 @@ fn Assign(
             }
         });
     };
+    let example = servers.first().cloned().unwrap_or_default();
+    let pattern = example.rfind(['-', '_']).map_or_else(
+        || format!("{example}*"),
+        |at| format!("{}*", &example[..=at]),
+    );
+    let hint = format!(
+        "Host names or patterns where * matches any run of characters, separated by commas ({} in the farm), e.g. {example}, {pattern}",
+        thousands(server_count as u64)
+    );
     view! {
         <section class="card" id="assign-form">
             <h2>"Assign"</h2>
@@ -209,29 +257,35 @@ fn Assign(
                 <label>"Evaluator "
                     <select on:change=move |ev| evaluator.set(event_target_value(&ev))>
                         <option value="">"(none: remove the application's own evaluator)"</option>
-                        {names.into_iter().map(|n| view! { <option value=n.clone() selected=move || evaluator.get_untracked() == n>{n.clone()}</option> }).collect_view()}
+                        {names.into_iter().map(|n| { let (value, same) = (n.clone(), n.clone()); view! { <option value=value selected=move || evaluator.with(|e| *e == same)>{n}</option> }}).collect_view()}
                     </select>
                 </label>
             </div>
-            <div class="checks">
-                <strong>"Servers: "</strong>
-                {servers.into_iter().map(|s| { let s2 = s.clone(); view! {
-                    <label class="mono"><input type="checkbox" value=s.clone() on:change=move |ev| toggle(chosen_servers, s2.clone(), event_target_checked(&ev))/>{s}</label>
-                }}).collect_view()}
+            <div class="controls">
+                <label>"Servers "
+                    <input type="text" name="servers" size="40" list="assign-servers" placeholder=pattern.clone() aria-describedby="assign-servers-hint"
+                        prop:value=chosen_servers on:input=move |ev| chosen_servers.set(event_target_value(&ev))/>
+                </label>
+                <datalist id="assign-servers">
+                    {servers.into_iter().map(|s| view! { <option value=s/> }).collect_view()}
+                </datalist>
             </div>
+            <p class="muted small" id="assign-servers-hint">{hint}</p>
             <div class="checks">
                 <strong>"Applications: "</strong>
                 {applications.into_iter().map(|a| { let a2 = a.clone(); view! {
-                    <label><input type="checkbox" value=a.clone() on:change=move |ev| toggle(chosen_apps, a2.clone(), event_target_checked(&ev))/>{a}</label>
+                    <label><input type="checkbox" value=a.clone() prop:checked={ let a = a.clone(); move || chosen_apps.with(|v| v.contains(&a)) } on:change=move |ev| toggle(chosen_apps, a2.clone(), event_target_checked(&ev))/>{a}</label>
                 }}).collect_view()}
             </div>
-            <button on:click=move |_| {
+            <button id="assign-run" on:click=move |_| {
                 assign.dispatch(LmsEvaluatorAssign {
                     evaluator: evaluator.get_untracked(),
-                    servers: Some(chosen_servers.get_untracked().join(",")),
+                    servers: Some(chosen_servers.get_untracked()),
                     applications: Some(chosen_apps.get_untracked().join(",")),
                 });
             }>"Assign"</button>
+            {move || action_error(assign.value().get()).map(|e| view! { <p class="error" id="assign-error">{e}</p> })}
+            {move || matches!(assign.value().get(), Some(Ok(()))).then(|| view! { <p class="muted" id="assign-done">"Assigned: the table above shows each evaluator's servers now."</p> })}
         </section>
     }
 }
@@ -391,6 +445,12 @@ fn RuleRow(
 fn Preview(preview: EvaluatorPreview) -> impl IntoView {
     let sentences = evaluator_preview::summary(&preview);
     let changes = evaluator_preview::placement_changes(&preview);
+    let total = preview.rows.len();
+    let shown: Vec<PreviewRow> =
+        evaluator_preview::shown_rows(&preview, evaluator_preview::PREVIEW_ROWS)
+            .into_iter()
+            .cloned()
+            .collect();
     view! {
         <div id="preview">
             <h2 class="spaced">"What-if (nothing saved yet)"</h2>
@@ -398,9 +458,10 @@ fn Preview(preview: EvaluatorPreview) -> impl IntoView {
                 {sentences.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}
             </ul>
             <table tabindex="0" id="preview-table">
+                {(total > shown.len()).then(|| view! { <caption>{format!("The {} servers whose load index changes most, of the {} that use this evaluator", shown.len(), thousands(total as u64))}</caption> })}
                 <thead><tr><th>"Server"</th><th class="num">"Load index now"</th><th class="num">"With this evaluator"</th><th class="num">"Change"</th></tr></thead>
                 <tbody>
-                    {preview.rows.into_iter().map(|r| {
+                    {shown.iter().map(|r| {
                         let delta = i64::from(r.edited) - i64::from(r.now);
                         let change = if delta == 0 { "no change".to_owned() } else { format!("{delta:+}") };
                         view! {

@@ -268,11 +268,17 @@ impl LmsEngine {
 
     /// A page of servers (sorted per [`ServerSort`], ties by host id; at most 500 rows).
     pub fn servers(&self, q: &ServerQuery) -> ServerPage {
+        let needle = q.search.as_deref().map(str::to_lowercase);
         let mut rows: Vec<usize> = (0..self.servers.len())
             .filter(|s| {
+                let x = &self.servers[*s];
                 q.zone
                     .as_deref()
-                    .is_none_or(|z| self.zones[self.servers[*s].zone as usize].id == z)
+                    .is_none_or(|z| self.zones[x.zone as usize].id == z)
+                    && q.band.is_none_or(|b| b.holds(x.power, x.load))
+                    && needle
+                        .as_deref()
+                        .is_none_or(|n| x.host.to_lowercase().contains(n))
             })
             .collect();
         let sv = |s: &usize| &self.servers[*s];

@@ -216,11 +216,57 @@ impl LoadBands {
     }
 }
 
+/// One tile of [`LoadBands`]: the servers not up, or the up servers of one band.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ServerBand {
+    /// Down or still starting.
+    NotUp,
+    /// Up, with a load index in band `n` of [`LoadBands::EDGES`] (0 to 4).
+    Up(usize),
+}
+
+impl ServerBand {
+    /// The band named by a URL key: `not_up`, or `band_0` to `band_4`.
+    pub fn parse(key: &str) -> Option<ServerBand> {
+        if key == "not_up" {
+            return Some(ServerBand::NotUp);
+        }
+        key.strip_prefix("band_")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| *n < LoadBands::EDGES.len())
+            .map(ServerBand::Up)
+    }
+
+    /// Its URL key (the overview tile's key).
+    pub fn key(self) -> String {
+        match self {
+            ServerBand::NotUp => "not_up".to_owned(),
+            ServerBand::Up(n) => format!("band_{n}"),
+        }
+    }
+
+    /// Whether a server with this power and load index is in the band.
+    pub fn holds(self, power: ServerPower, load: u32) -> bool {
+        match (self, power) {
+            (ServerBand::NotUp, ServerPower::Up) => false,
+            (ServerBand::NotUp, _) => true,
+            (ServerBand::Up(n), ServerPower::Up) => LoadBands::band_of(load) == n,
+            (ServerBand::Up(_), _) => false,
+        }
+    }
+}
+
 /// A page of the servers table.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ServerQuery {
     /// Only this zone.
     pub zone: Option<String>,
+    /// Only hosts containing this (case-insensitive).
+    #[serde(default)]
+    pub search: Option<String>,
+    /// Only servers of this band of the overview's tiles.
+    #[serde(default)]
+    pub band: Option<ServerBand>,
     /// Sort column.
     pub sort: ServerSort,
     /// Descending order.
@@ -482,7 +528,36 @@ pub struct FormulaAudit {
 
 #[cfg(test)]
 mod tests {
-    use super::LoadBands;
+    use super::{LoadBands, ServerBand, ServerPower};
+
+    #[test]
+    fn a_band_key_round_trips_and_holds_only_its_servers() {
+        for key in ["not_up", "band_0", "band_4"] {
+            assert_eq!(
+                ServerBand::parse(key).map(ServerBand::key).as_deref(),
+                Some(key)
+            );
+        }
+        for bad in ["", "band_5", "band_x", "up", "band_-1"] {
+            assert_eq!(ServerBand::parse(bad), None, "{bad}");
+        }
+        let cases = [
+            (ServerBand::NotUp, ServerPower::Down, 0, true),
+            (ServerBand::NotUp, ServerPower::Starting, 10_000, true),
+            (ServerBand::NotUp, ServerPower::Up, 0, false),
+            (ServerBand::Up(0), ServerPower::Up, 2_499, true),
+            (ServerBand::Up(0), ServerPower::Up, 2_500, false),
+            (ServerBand::Up(4), ServerPower::Up, 10_000, true),
+            (ServerBand::Up(4), ServerPower::Starting, 10_000, false),
+        ];
+        for (band, power, load, expected) in cases {
+            assert_eq!(
+                band.holds(power, load),
+                expected,
+                "{band:?} {power:?} {load}"
+            );
+        }
+    }
 
     #[test]
     fn each_load_index_falls_in_one_band() {

@@ -63,8 +63,10 @@ pub struct LmsSummary {
     pub busiest: Vec<ServerLine>,
 }
 
-/// The servers table sorted by load, most loaded first.
-const BY_LOAD: &str = "/lms?sort=load&desc=1#server-table";
+/// The servers table of one load band (its tile's key), most loaded first.
+fn band_table(key: &str) -> String {
+    format!("/lms?band={key}&sort=load&desc=1#server-table")
+}
 
 impl LmsSummary {
     /// From the engine's view of the farm, its load bands and its most loaded servers.
@@ -79,7 +81,7 @@ impl LmsSummary {
         let mut by_load = vec![Tile {
             label: "not up".to_owned(),
             count: u64::from(bands.not_up),
-            href: BY_LOAD.to_owned(),
+            href: band_table("not_up"),
             key: "not_up".to_owned(),
         }];
         by_load.extend(
@@ -87,11 +89,14 @@ impl LmsSummary {
                 .iter()
                 .zip(bands.up)
                 .enumerate()
-                .map(|(i, (label, count))| Tile {
-                    label: (*label).to_owned(),
-                    count: u64::from(count),
-                    href: BY_LOAD.to_owned(),
-                    key: format!("band_{i}"),
+                .map(|(i, (label, count))| {
+                    let key = format!("band_{i}");
+                    Tile {
+                        label: (*label).to_owned(),
+                        count: u64::from(count),
+                        href: band_table(&key),
+                        key,
+                    }
                 }),
         );
         let without: Vec<&str> = farm
@@ -165,6 +170,15 @@ mod tests {
         let counts: Vec<u64> = s.by_load.iter().map(|t| t.count).collect();
         assert_eq!(counts, [3, 10, 20, 30, 40, 7]);
         assert_eq!(s.by_load[5].label, "10,000 (full)");
+        // Each tile opens the servers table filtered to its own band.
+        assert_eq!(
+            s.by_load[0].href,
+            "/lms?band=not_up&sort=load&desc=1#server-table"
+        );
+        assert_eq!(
+            s.by_load[5].href,
+            "/lms?band=band_4&sort=load&desc=1#server-table"
+        );
         assert_eq!(s.zones_without_collector, ["Z2"]);
         assert_eq!(
             s.collector_line(),
