@@ -149,8 +149,127 @@ async fn the_load_table_is_searched_filtered_by_zone_and_paged_on_the_server() {
     let farm = app.post_form("/api/lms_farm", "", Some(&viewer)).await;
     let farm: Value = serde_json::from_str(&body_text(farm).await).expect("JSON");
     for zone in farm["farm"]["zones"].as_array().expect("zones") {
-        assert!(zone["ranking"].as_array().expect("ranking").len() <= 6);
+        assert!(zone["ranking"].as_array().expect("ranking").len() <= 5);
     }
+}
+
+#[tokio::test]
+async fn the_servers_table_is_searched_and_filtered_by_load_band_on_the_server_and_bad_filters_named(
+) {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    let hosts = |form: &'static str| {
+        let app = &app;
+        let viewer = viewer.clone();
+        async move {
+            let response = app.post_form("/api/lms_servers", form, Some(&viewer)).await;
+            assert_eq!(response.status(), StatusCode::OK, "{form}");
+            let page: Value = serde_json::from_str(&body_text(response).await).expect("JSON");
+            let rows = page["page"]["rows"].as_array().expect("rows").clone();
+            let hosts: Vec<String> = rows
+                .iter()
+                .map(|r| r["host"].as_str().expect("host").to_owned())
+                .collect();
+            (hosts, page["page"]["total"].as_u64().expect("total"))
+        }
+    };
+    let (lyon, n) = hosts("q=LYO&sort=host").await;
+    assert_eq!(
+        (lyon, n),
+        (
+            vec![
+                "XA-LYO-01".to_owned(),
+                "XA-LYO-02".into(),
+                "XA-LYO-03".into()
+            ],
+            3
+        )
+    );
+    let (paris, _) = hosts("q=02&zone=z-paris").await;
+    assert_eq!(paris, ["XA-PAR-02"]);
+    // Every server is in exactly one band.
+    let mut in_bands = 0;
+    for form in [
+        "band=not_up",
+        "band=band_0",
+        "band=band_1",
+        "band=band_2",
+        "band=band_3",
+        "band=band_4",
+    ] {
+        in_bands += hosts(form).await.1;
+    }
+    assert_eq!(in_bands, 6);
+    for (form, field) in [
+        ("band=band_5", "band"),
+        ("band=full", "band"),
+        ("sort=fastest", "sort"),
+    ] {
+        let refused = app.post_form("/api/lms_servers", form, Some(&viewer)).await;
+        assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY, "{form}");
+        assert!(body_text(refused).await.contains(field), "{form}");
+    }
+}
+
+#[tokio::test]
+async fn an_evaluator_is_assigned_by_pattern_and_an_unknown_host_or_empty_pattern_changes_nothing()
+{
+    let app = app_with(DEMO).await;
+    let admin = app.sign_in("admin").await;
+    let servers_of = |name: &'static str| {
+        let app = &app;
+        let admin = admin.clone();
+        async move {
+            let response = app.post_form("/api/lms_evaluators", "", Some(&admin)).await;
+            let page: Value = serde_json::from_str(&body_text(response).await).expect("JSON");
+            let row = page["evaluators"]
+                .as_array()
+                .expect("evaluators")
+                .iter()
+                .find(|r| r["evaluator"]["name"] == name)
+                .cloned()
+                .expect("the evaluator");
+            serde_json::from_value::<Vec<String>>(row["evaluator"]["servers"].clone())
+                .expect("servers")
+        }
+    };
+    assert_eq!(servers_of("Advanced").await, ["XA-LYO-01"]);
+    for (servers, named) in [
+        ("XA-ZZZ-*", "`XA-ZZZ-*` matches no server"),
+        ("XA-LYO-02, XA-NOPE", "`XA-NOPE` is not a server"),
+    ] {
+        let form = format!(
+            "evaluator=Advanced&servers={}",
+            servers.replace(' ', "+").replace('*', "%2A")
+        );
+        let refused = app
+            .post_form("/api/lms_evaluator_assign", &form, Some(&admin))
+            .await;
+        assert_eq!(
+            refused.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{servers}"
+        );
+        let text = body_text(refused).await;
+        assert!(text.contains("servers") && text.contains(named), "{text}");
+        assert_eq!(
+            servers_of("Advanced").await,
+            ["XA-LYO-01"],
+            "nothing assigned by {servers}"
+        );
+    }
+    let done = app
+        .post_form(
+            "/api/lms_evaluator_assign",
+            "evaluator=Advanced&servers=XA-LYO-0%2A",
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(done.status(), StatusCode::OK);
+    assert_eq!(
+        servers_of("Advanced").await,
+        ["XA-LYO-01", "XA-LYO-02", "XA-LYO-03"]
+    );
 }
 
 #[tokio::test]

@@ -253,14 +253,55 @@ async fn at_full_scale_the_overview_answer_counts_everything_in_a_few_kilobytes(
     let farm = json(&answer(&app, "/api/lms_farm", "", &viewer).await);
     let zones = farm["farm"]["zones"].as_array().expect("zones");
     assert_eq!(zones.len(), 100);
-    for zone in zones {
+    let more = farm["ranking_more"].as_array().expect("ranking_more");
+    assert_eq!(more.len(), 100);
+    for (zone, more) in zones.iter().zip(more) {
         let ranking = zone["ranking"].as_array().expect("ranking");
-        assert_eq!(ranking.len(), 6, "{zone}");
-        assert!(
-            ranking[5].as_str().is_some_and(|r| r.ends_with("more")),
-            "{zone}"
-        );
+        assert_eq!(ranking.len(), 5, "{zone}");
+        assert!(ranking
+            .iter()
+            .all(|h| h.as_str().is_some_and(|h| h.starts_with("XA-"))));
+        assert_eq!(more.as_u64(), Some(95), "{zone}");
     }
+
+    // The evaluators answer names at most twelve servers per evaluator and counts them all,
+    // and offers a hundred of the farm's hosts: a few kilobytes, not the 10,000 names.
+    let text = answer(&app, "/api/lms_evaluators", "", &viewer).await;
+    assert!(
+        text.len() < 16 * 1024,
+        "the evaluators answer is {} bytes",
+        text.len()
+    );
+    let evaluators = json(&text);
+    assert_eq!(evaluators["server_count"], 10_000);
+    assert_eq!(evaluators["servers"].as_array().map(Vec::len), Some(100));
+    let rows = evaluators["evaluators"].as_array().expect("evaluators");
+    let counted: u64 = rows
+        .iter()
+        .map(|r| r["server_count"].as_u64().expect("a count"))
+        .sum();
+    assert_eq!(counted, 10_000);
+    assert!(rows.iter().all(|r| r["evaluator"]["servers"]
+        .as_array()
+        .is_some_and(|s| s.len() <= 12)));
+
+    // The servers table: searched and filtered by load band on the server.
+    let servers = json(
+        &answer(
+            &app,
+            "/api/lms_servers",
+            "q=xa-042-&sort=load&desc=true",
+            &viewer,
+        )
+        .await,
+    );
+    assert_eq!(servers["page"]["total"], 100);
+    let mut banded = 0;
+    for band in ["not_up", "band_0", "band_1", "band_2", "band_3", "band_4"] {
+        let page = json(&answer(&app, "/api/lms_servers", &format!("band={band}"), &viewer).await);
+        banded += page["page"]["total"].as_u64().expect("total");
+    }
+    assert_eq!(banded, 10_000, "every server is in one load band");
     let store = json(&answer(&app, "/api/lms_store", "q=XA-042-", &viewer).await);
     assert_eq!(store["load_table_matching"], 100);
     assert_eq!(store["load_table"].as_array().map(Vec::len), Some(50));
