@@ -20,7 +20,7 @@ const lists = [
   ["VDAs of one location, filtered", "/api/lhc_vdas", "resource_location=rl-017&broker=secondary"],
   ["servers by load (10,000)", "/api/lms_servers", "sort=load&desc=true"],
   ["servers of one zone", "/api/lms_servers", "zone=z042&sort=sessions&desc=true"],
-  ["servers searched `042-0`, one load band, by load", "/api/lms_servers", "q=042-0&band=band_1&sort=load&desc=true"],
+  ["servers searched `042-0`, in the lowest load band, by load", "/api/lms_servers", "q=042-0&band=band_0&sort=load&desc=true"],
   ["sessions, disconnected", "/api/lms_sessions", "state=disconnected"],
   ["history, one engine", "/api/history", "query%5Bengine%5D=lms"],
 ];
