@@ -432,7 +432,8 @@ pub async fn lms_evaluator_delete(name: String) -> Result<(), AppError> {
 }
 
 /// Assigns an evaluator to servers and applications (comma-separated; a server may be named
-/// by a `*` pattern, `XA-042-*`), or removes an application's own evaluator (`evaluator` empty, one application). Admin only; audited.
+/// by a `*` pattern, `XA-042-*`), or removes an application's own evaluator (`evaluator`
+/// empty, one application). Admin only; audited.
 #[server(endpoint = "lms_evaluator_assign", input = crate::api::codec::Form)]
 pub async fn lms_evaluator_assign(
     evaluator: String,

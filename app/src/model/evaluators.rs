@@ -81,7 +81,7 @@ pub fn matches(pattern: &str, host: &str) -> bool {
             None => return false,
         }
     }
-    rest.len() >= last.len() && rest.ends_with(last)
+    rest.ends_with(last)
 }
 
 /// The servers an assignment names: a comma-separated list of hosts and `*` patterns

@@ -2,7 +2,7 @@
 //! collector, applications, operator actions, and the servers table (sortable, paged on the
 //! server). Also the sub-navigation of the section.
 
-use engine::lms::views::{FarmView, ServerPage, ServerPower, ServerView};
+use engine::lms::views::{FarmView, ServerBand, ServerPage, ServerPower, ServerView};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -19,6 +19,7 @@ use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
+use crate::model::overview::UP_BAND_LABELS;
 use crate::pages::{action_error, LoadError};
 use crate::time_travel::use_as_of;
 
@@ -303,15 +304,17 @@ fn StormForm(act: ServerAction<LmsAct>, apps: Vec<String>) -> impl IntoView {
     }
 }
 
-/// The load bands of the overview's tiles, by URL key (`band=band_4`).
-const BANDS: [(&str, &str); 6] = [
-    ("not_up", "not up (down or starting)"),
-    ("band_0", "0–2,499"),
-    ("band_1", "2,500–4,999"),
-    ("band_2", "5,000–7,499"),
-    ("band_3", "7,500–9,999"),
-    ("band_4", "10,000 (full)"),
-];
+/// The band filter's choices, by URL key (`band=band_4`): the overview's tiles.
+fn band_choices() -> Vec<(String, &'static str)> {
+    std::iter::once((ServerBand::NotUp.key(), "not up (down or starting)"))
+        .chain(
+            UP_BAND_LABELS
+                .iter()
+                .enumerate()
+                .map(|(i, label)| (ServerBand::Up(i).key(), *label)),
+        )
+        .collect()
+}
 
 const SORTS: [(&str, &str); 7] = [
     ("host_id", "Id"),
@@ -351,9 +354,9 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
                 <label>"Zone " <input type="text" name="zone" size="10" maxlength="100" placeholder="zone id" prop:value=move || current("zone")/></label>
                 <label>"Load " <select name="band">
                     <option value="" selected=move || current("band").is_empty()>"any"</option>
-                    {BANDS.into_iter().map(|(key, label)| view! {
-                        <option value=key selected=move || current("band") == key>{label}</option>
-                    }).collect_view()}
+                    {band_choices().into_iter().map(|(key, label)| { let value = key.clone(); view! {
+                        <option value=value selected=move || current("band") == key>{label}</option>
+                    }}).collect_view()}
                 </select></label>
                 <input type="hidden" name="sort" prop:value=move || current("sort")/>
                 <input type="hidden" name="desc" prop:value=move || current("desc")/>
@@ -396,8 +399,8 @@ fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
         if sort.is_empty() { "host_id" } else { &sort },
         u8::from(desc)
     );
-    let zq = filters.clone();
-    let href = move |n: u32| format!("/lms?{sort_q}{zq}&page={n}");
+    let page_filters = filters.clone();
+    let href = move |n: u32| format!("/lms?{sort_q}{page_filters}&page={n}");
     view! {
         <p class="muted" id="server-total" data-total=page.total.to_string()>{format!("{} servers", page.total)}</p>
         <table tabindex="0" id="server-table">

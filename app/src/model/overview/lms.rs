@@ -1,7 +1,7 @@
 //! The load-management card: servers per load band, the busiest few, zones without a data
 //! collector, and the farm's totals.
 
-use engine::lms::views::{FarmView, LoadBands, ServerPower, ServerView};
+use engine::lms::views::{FarmView, LoadBands, ServerBand, ServerPower, ServerView};
 use serde::{Deserialize, Serialize};
 
 use super::{Tile, WORST_SHOWN};
@@ -63,6 +63,15 @@ pub struct LmsSummary {
     pub busiest: Vec<ServerLine>,
 }
 
+/// The labels of the up servers' load bands ([`LoadBands::EDGES`]), lowest first.
+pub const UP_BAND_LABELS: [&str; 5] = [
+    "0–2,499",
+    "2,500–4,999",
+    "5,000–7,499",
+    "7,500–9,999",
+    "10,000 (full)",
+];
+
 /// The servers table of one load band (its tile's key), most loaded first.
 fn band_table(key: &str) -> String {
     format!("/lms?band={key}&sort=load&desc=1#server-table")
@@ -71,34 +80,23 @@ fn band_table(key: &str) -> String {
 impl LmsSummary {
     /// From the engine's view of the farm, its load bands and its most loaded servers.
     pub fn of(farm: &FarmView, bands: &LoadBands, busiest: &[ServerView]) -> LmsSummary {
-        let labels = [
-            "0–2,499",
-            "2,500–4,999",
-            "5,000–7,499",
-            "7,500–9,999",
-            "10,000 (full)",
-        ];
         let mut by_load = vec![Tile {
             label: "not up".to_owned(),
             count: u64::from(bands.not_up),
-            href: band_table("not_up"),
-            key: "not_up".to_owned(),
+            href: band_table(&ServerBand::NotUp.key()),
+            key: ServerBand::NotUp.key(),
         }];
-        by_load.extend(
-            labels
-                .iter()
-                .zip(bands.up)
-                .enumerate()
-                .map(|(i, (label, count))| {
-                    let key = format!("band_{i}");
-                    Tile {
-                        label: (*label).to_owned(),
-                        count: u64::from(count),
-                        href: band_table(&key),
-                        key,
-                    }
-                }),
-        );
+        by_load.extend(UP_BAND_LABELS.iter().zip(bands.up).enumerate().map(
+            |(i, (label, count))| {
+                let key = ServerBand::Up(i).key();
+                Tile {
+                    label: (*label).to_owned(),
+                    count: u64::from(count),
+                    href: band_table(&key),
+                    key,
+                }
+            },
+        ));
         let without: Vec<&str> = farm
             .zones
             .iter()

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 pub use autoscale::{AutoscaleSummary, ClusterLine, GroupLine};
 pub use gslb::{GslbSummary, SiteLine};
 pub use lhc::{state_rank as lhc_state_rank, LhcSummary, RlLine};
-pub use lms::{LmsSummary, ServerLine};
+pub use lms::{LmsSummary, ServerLine, UP_BAND_LABELS};
 
 use crate::model::activity::ActivityView;
 use crate::model::attention::AttentionItem;
