@@ -18,6 +18,7 @@ const pages = [
 const lists = [
   ["resource locations, search", "/api/lhc_locations", "q=rl-04&sort=unregistered&desc=true"],
   ["VDAs of one location, filtered", "/api/lhc_vdas", "resource_location=rl-017&broker=secondary"],
+  ["VDAs of one location, searched by name", "/api/lhc_vdas", "resource_location=rl-017&q=R017-4242"],
   ["servers by load (10,000)", "/api/lms_servers", "sort=load&desc=true"],
   ["servers of one zone", "/api/lms_servers", "zone=z042&sort=sessions&desc=true"],
   ["servers searched `042-0`, in the lowest load band, by load", "/api/lms_servers", "q=042-0&band=band_0&sort=load&desc=true"],

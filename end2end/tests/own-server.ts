@@ -78,6 +78,15 @@ export class OwnServer {
     }
   }
 
+  /** Writes the generated scenario of `size` (`switchyard scenario generate`) beside the
+   * database and returns its path. */
+  generateScenario(size: "full"): string {
+    const file = path.join(this.dir, `${size}.toml`);
+    const made = spawnSync(BIN, ["scenario", "generate", "--size", size, "--out", file]);
+    if (made.status !== 0) throw new Error(`scenario generate: ${made.stderr}`);
+    return file;
+  }
+
   /** The console's address. */
   get base(): string {
     return `http://127.0.0.1:${this.port}`;

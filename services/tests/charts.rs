@@ -106,6 +106,35 @@ async fn every_detail_page_reads_its_series_and_log_back() {
         .iter()
         .all(|p| p.chose_this || p.candidates.iter().any(|c| c.starts_with("XA-PAR-01 "))));
     assert!(server.events.iter().all(|e| e.subject == "XA-PAR-01"));
+    // Both kinds are found: the ones that chose it (its own events) and the ones that
+    // compared it and chose another (searched among the farm's latest placements).
+    assert!(server.placements.iter().any(|p| p.chose_this));
+    assert!(server.placements.iter().any(|p| !p.chose_this));
+    assert!(newest_first(
+        server.placements.iter().map(|p| p.t_ms as i64)
+    ));
+
+    // The bound of that search: the time of the farm's n-th newest placement.
+    let placed = history::EventFilter {
+        run_id: run,
+        engine: Some("lms".into()),
+        kind: Some("session.placed".into()),
+        ..history::EventFilter::default()
+    };
+    let all = history::recent_events(&pool, &placed, i64::MAX)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(all.len() > 10, "{} placements", all.len());
+    for n in [1, 10, all.len() as i64] {
+        let nth = history::nth_newest_t_ms(&pool, &placed, n)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(nth, Some(all[n as usize - 1].t_ms as u64), "n = {n}");
+    }
+    let beyond = history::nth_newest_t_ms(&pool, &placed, all.len() as i64 + 1)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(beyond, None);
 
     // Site: SiteP1 went down at 1 h and came back: its links, the adoption of its
     // children and the rest, never the answer log.

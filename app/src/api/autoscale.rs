@@ -2,10 +2,14 @@
 //! decisions; the operator actions (load, application, distribution); the administrator's
 //! parameter editor with its what-if replay of recorded demand.
 
+// A list's filters, sort, page and instant are each one argument (one URL parameter of its
+// page); the server macro's generated functions carry them all.
+#![allow(clippy::too_many_arguments)]
+
 use leptos::prelude::*;
 
 use crate::error::AppError;
-use crate::model::autoscale::{GroupDetail, GroupsPage, WhatIfResult};
+use crate::model::autoscale::{GroupDetail, GroupListPage, GroupsPage, WhatIfResult};
 use crate::model::EventRow;
 
 /// Minutes of timeline shown when the page does not say.
@@ -32,6 +36,48 @@ pub async fn autoscale_groups(
             Ok(estate
                 .query(|sim| GroupsPage {
                     groups: sim.autoscale().groups(),
+                    now_ms: sim.now().as_millis(),
+                })
+                .await?)
+        },
+    )
+    .await
+}
+
+/// One page of the groups table: `q` searches names and domains (case-insensitive), `state`
+/// keeps groups with a cluster in that state (`evaluating`, `scaling`, `cooldown`,
+/// `draining`, `ttl_wait`, `idle`), `mode` is `dns` or `nlb`, `sort` one of `name`, `mode`,
+/// `nodes`, `decision`; `page` from 1. A bad value is refused naming its field.
+#[server(endpoint = "autoscale_list", input = crate::api::codec::Form)]
+pub async fn autoscale_list(
+    q: Option<String>,
+    state: Option<String>,
+    mode: Option<String>,
+    sort: Option<String>,
+    desc: Option<bool>,
+    page: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<GroupListPage, AppError> {
+    use crate::auth::read_only;
+    use crate::form::{optional, page_number, search};
+    use crate::model::autoscale_groups::{select_groups, GroupQuery};
+    read_only(
+        "autoscale.list",
+        engine::Role::Viewer,
+        |services, _| async move {
+            let query = GroupQuery::parse(
+                search(&q)?,
+                optional(&state),
+                optional(&mode),
+                optional(&sort),
+                desc.unwrap_or(false),
+                page_number(page)?,
+            )?;
+            let estate = crate::time_travel::estate(&services, at, run).await?;
+            Ok(estate
+                .query(move |sim| GroupListPage {
+                    groups: select_groups(sim.autoscale().groups(), &query),
                     now_ms: sim.now().as_millis(),
                 })
                 .await?)

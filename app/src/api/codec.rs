@@ -73,6 +73,7 @@ form_arguments!(
     crate::api::autoscale::AutoscaleAct,
     crate::api::autoscale::AutoscaleGroup,
     crate::api::autoscale::AutoscaleGroups,
+    crate::api::autoscale::AutoscaleList,
     crate::api::autoscale::AutoscaleSave,
     crate::api::autoscale::AutoscaleWhatIf,
     crate::api::clock::ClockStatus,

@@ -1,6 +1,10 @@
 //! Resource locations (Local Host Cache / HA engine): overview, detail, VDA listing, and the
 //! operator actions (forced outage, cloud link, connector faults, test launch).
 
+// A list's filters, page and instant are each one argument (one URL parameter of its page);
+// the server macro's generated functions carry them all.
+#![allow(clippy::too_many_arguments)]
+
 use engine::lhc::{RlView, VdaPage};
 use leptos::prelude::*;
 
@@ -136,12 +140,14 @@ pub async fn lhc_location(
     .await
 }
 
-/// One page of a resource location's VDAs. Filters as typed in the form: `broker` is empty,
-/// `cloud`, `secondary`, `unregistered` or `secondary:<FQDN>`; `maintenance` empty, `yes`
-/// or `no`; `kind` empty, `multi_session`, `pooled_vdi` or `static`; `page` from 1.
+/// One page of a resource location's VDAs. Filters as typed in the form: `q` the start of
+/// the VDA's name (case-insensitive); `broker` is empty, `cloud`, `secondary`,
+/// `unregistered` or `secondary:<FQDN>`; `maintenance` empty, `yes` or `no`; `kind` empty,
+/// `multi_session`, `pooled_vdi` or `static`; `page` from 1.
 #[server(endpoint = "lhc_vdas", input = crate::api::codec::Form)]
 pub async fn lhc_vdas(
     resource_location: String,
+    q: Option<String>,
     broker: Option<String>,
     maintenance: Option<String>,
     kind: Option<String>,
@@ -150,9 +156,10 @@ pub async fn lhc_vdas(
     run: Option<i64>,
 ) -> Result<VdaPage, AppError> {
     use crate::auth::read_only;
-    use crate::form::optional;
+    use crate::form::{optional, search};
     use engine::lhc::{BrokerFilter, VdaQuery};
     read_only("lhc.vdas", engine::Role::Viewer, |services, _| async move {
+        let name_prefix = search(&q)?;
         let estate = crate::time_travel::estate(&services, at, run).await?;
         let blank = |v: &Option<String>| optional(v).map(str::to_owned);
         let broker = match blank(&broker).as_deref() {
@@ -194,6 +201,7 @@ pub async fn lhc_vdas(
             broker,
             kind,
             maintenance,
+            name_prefix,
             offset: (page as usize - 1) * VDA_PAGE_SIZE as usize,
             limit: VDA_PAGE_SIZE as usize,
             ..Default::default()

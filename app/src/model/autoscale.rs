@@ -23,6 +23,15 @@ pub struct GroupsPage {
     pub now_ms: u64,
 }
 
+/// One page of the groups table now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupListPage {
+    /// The page, searched, filtered and sorted.
+    pub groups: super::autoscale_groups::GroupPage,
+    /// Simulated ms now.
+    pub now_ms: u64,
+}
+
 /// One group: now, each zone's timeline and the recent decisions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupDetail {

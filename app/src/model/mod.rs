@@ -13,6 +13,7 @@ pub mod activity;
 pub mod alerts;
 pub mod attention;
 pub mod autoscale;
+pub mod autoscale_groups;
 pub mod axis;
 pub mod evaluator_preview;
 pub mod evaluators;

@@ -8,12 +8,17 @@ use engine::autoscale::views::{ClusterState, ClusterView, DecisionView, GroupVie
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use crate::api::autoscale::autoscale_groups;
+use leptos_router::hooks::use_query_map;
+
+use crate::api::autoscale::autoscale_list;
 use crate::components::autoscale_charts::{minute_label, state_key};
+use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
+use crate::components::pager::Pager;
 use crate::format::sim_time;
-use crate::model::autoscale::GroupsPage;
+use crate::model::autoscale::GroupListPage;
+use crate::model::autoscale_groups::{GroupPage, GROUP_PAGE_SIZE, GROUP_SORTS, STATE_KEYS};
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
 
@@ -102,38 +107,131 @@ fn group_row(g: GroupView, as_of: &AsOf) -> impl IntoView {
 pub fn AutoscalePage() -> impl IntoView {
     let tick = use_live_refresh("autoscale");
     let as_of = use_as_of();
+    let query = use_query_map();
+    let params = Memo::new(move |_| {
+        let q = query.read();
+        (
+            (q.get("q"), q.get("state"), q.get("mode")),
+            q.get("sort"),
+            q.get("desc").map(|d| d == "1"),
+            q.get("page").and_then(|p| p.parse::<u32>().ok()),
+        )
+    });
     let groups = Resource::new(
-        move || (tick.get(), as_of.get()),
-        |(_, as_of)| autoscale_groups(as_of.at, as_of.run),
+        move || (params.get(), tick.get(), as_of.get()),
+        |(((search, state, mode), sort, desc, page), _, as_of)| {
+            autoscale_list(search, state, mode, sort, desc, page, as_of.at, as_of.run)
+        },
     );
     view! {
         <Title text="Autoscale"/>
         <h1>"Autoscale"</h1>
-        <PageHelp text="Each autoscale group of ADC clusters, one row per group with its zones: how many nodes each zone's cluster runs, against its minimum and maximum, and where the decision cycle stands (evaluating, cooldown, draining, waiting for DNS TTL). Open a group for its timeline and the reason of every scale event."/>
+        <PageHelp text="Each autoscale group of ADC clusters, one row per group with its zones: how many nodes each zone's cluster runs, against its minimum and maximum, and where the decision cycle stands (evaluating, cooldown, draining, waiting for DNS TTL). Search by name or domain, keep the groups with a cluster in one state, or sort by a column: the address keeps the view, to share it. Open a group for its timeline and the reason of every scale event."/>
         <p class="muted">
             "Autoscale groups of ADC clusters, one cluster per availability zone, decided per cluster. Statistics every minute: scale out when any threshold stays above its maximum for the watch time, scale in when all stay below their minimum; cooldown after a scale-out, drain (and the DNS TTL in DNS mode) after a scale-in."
         </p>
-        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                match groups.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(GroupsPage { groups, now_ms }) => {
-                        let shown = as_of.get_untracked();
-                        view! {
-                        <section class="card">
-                            <table tabindex="0" id="group-table">
-                                <thead><tr><th>"Group"</th><th>"Mode"</th><th>"Application"</th><th>"Limits"</th><th>"Clusters (zone, state, nodes)"</th><th>"Last decision"</th></tr></thead>
-                                <tbody>
-                                    {groups.is_empty().then(|| view! { <tr><td colspan="6" class="empty">"No autoscale group in this scenario."</td></tr> })}
-                                    {groups.into_iter().map(|g| group_row(g, &shown)).collect_view()}
-                                </tbody>
-                            </table>
-                            <p class="muted small">{format!("Simulated time {}", sim_time(now_ms))}</p>
-                        </section>
-                        }.into_any()
+        <section class="card">
+            <GroupFilters/>
+            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match groups.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(GroupListPage { groups, now_ms }) => view! { <GroupTable page=groups now_ms/> }.into_any(),
                     }
-                }
-            })}
-        </Transition>
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+/// The groups table's search and filters (the sort is kept).
+#[component]
+fn GroupFilters() -> impl IntoView {
+    let query = use_query_map();
+    let current = move |k: &str| query.read().get(k).unwrap_or_default();
+    view! {
+        <FilterForm class="form filters" id="group-filters">
+            <label>"Search " <input type="search" name="q" size="16" maxlength="100" placeholder="group or domain" prop:value=move || current("q")/></label>
+            <label>"A cluster " <select name="state">
+                <option value="" selected=move || current("state").is_empty()>"in any state"</option>
+                {STATE_KEYS.into_iter().map(|(key, state)| view! {
+                    <option value=key selected=move || current("state") == key>{state.label()}</option>
+                }).collect_view()}
+            </select></label>
+            <label>"Mode " <select name="mode">
+                <option value="" selected=move || current("mode").is_empty()>"any"</option>
+                <option value="dns" selected=move || current("mode") == "dns">"DNS"</option>
+                <option value="nlb" selected=move || current("mode") == "nlb">"NLB"</option>
+            </select></label>
+            <input type="hidden" name="sort" prop:value=move || current("sort")/>
+            <input type="hidden" name="desc" prop:value=move || current("desc")/>
+            <button type="submit">"Filter"</button>
+        </FilterForm>
+    }
+}
+
+#[component]
+fn GroupTable(page: GroupPage, now_ms: u64) -> impl IntoView {
+    let query = use_query_map();
+    let as_of = use_as_of().get_untracked();
+    let current = move |k: &str| query.read_untracked().get(k).unwrap_or_default();
+    let sort = current("sort");
+    let desc = current("desc") == "1";
+    let filters =
+        kept_filters(&query.read_untracked(), &["q", "state", "mode"]) + &as_of.and_params();
+    let sort_q = format!(
+        "sort={}&desc={}",
+        if sort.is_empty() { "name" } else { &sort },
+        u8::from(desc)
+    );
+    let page_filters = filters.clone();
+    let href = move |n: u32| format!("/autoscale?{sort_q}{page_filters}&page={n}");
+    let summary = if page.matching == page.total {
+        format!("{} groups", page.total)
+    } else {
+        format!("{} of {} groups match", page.matching, page.total)
+    };
+    let header = |key: &'static str, label: &'static str| {
+        let active = sort == key || (sort.is_empty() && key == "name");
+        let link = format!(
+            "/autoscale?sort={key}&desc={}{filters}",
+            u8::from(active && !desc)
+        );
+        let arrow = if active {
+            if desc {
+                " ▼"
+            } else {
+                " ▲"
+            }
+        } else {
+            ""
+        };
+        let aria_sort = if active {
+            if desc {
+                "descending"
+            } else {
+                "ascending"
+            }
+        } else {
+            "none"
+        };
+        view! { <th aria-sort=aria_sort><a href=link data-sort=key>{label}{arrow}</a></th> }
+    };
+    let [name, mode, nodes, decision] = GROUP_SORTS;
+    view! {
+        <p class="muted" id="group-matching" data-matching=page.matching.to_string()>{summary}</p>
+        <table tabindex="0" id="group-table">
+            <thead><tr>
+                {header(name.0, name.1)}{header(mode.0, mode.1)}<th>"Application"</th><th>"Limits"</th>
+                {header(nodes.0, "Clusters (zone, state, nodes in service)")}{header(decision.0, decision.1)}
+            </tr></thead>
+            <tbody>
+                {(page.total == 0).then(|| view! { <tr><td colspan="6" class="empty">"No autoscale group in this scenario."</td></tr> })}
+                {(page.total > 0 && page.matching == 0).then(|| view! { <tr><td colspan="6" class="empty">"No group matches: clear the search or pick another state or mode."</td></tr> })}
+                {page.rows.into_iter().map(|g| group_row(g, &as_of)).collect_view()}
+            </tbody>
+        </table>
+        <Pager page=page.page total=u64::from(page.matching) per_page=GROUP_PAGE_SIZE href/>
+        <p class="muted small">{format!("Simulated time {}", sim_time(now_ms))}</p>
     }
 }

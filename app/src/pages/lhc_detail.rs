@@ -12,7 +12,7 @@ use crate::api::lhc::{lhc_location, lhc_vdas, LhcAct, VDA_PAGE_SIZE};
 use crate::components::charts::{RegistrationChart, StateBand};
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
-use crate::components::filter_form::FilterForm;
+use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
@@ -295,6 +295,7 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
     let filters = Memo::new(move |_| {
         let q = query.read();
         (
+            q.get("q"),
             q.get("broker"),
             q.get("maintenance"),
             q.get("kind"),
@@ -304,8 +305,17 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
     let as_of = use_as_of();
     let page = Resource::new(
         move || (id.get(), filters.get(), as_of.get()),
-        |(id, (broker, maintenance, kind, page), as_of)| {
-            lhc_vdas(id, broker, maintenance, kind, page, as_of.at, as_of.run)
+        |(id, (name, broker, maintenance, kind, page), as_of)| {
+            lhc_vdas(
+                id,
+                name,
+                broker,
+                maintenance,
+                kind,
+                page,
+                as_of.at,
+                as_of.run,
+            )
         },
     );
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
@@ -314,6 +324,7 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
     let filters_form = move || {
         view! {
             <FilterForm class="form filters" id="vda-filters">
+                <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="name starts with" prop:value=move || current("q")/></label>
                 <label>"Broker " <input type="text" name="broker" size="24" placeholder="cloud, secondary, unregistered" prop:value=move || current("broker")/></label>
                 <label>"Maintenance " <select name="maintenance">
                     <option value="" selected=move || current("maintenance").is_empty()>"any"</option>
@@ -350,15 +361,10 @@ fn VdaTable(page: VdaPage, id: String) -> impl IntoView {
     let number = u32::try_from(page.offset / VDA_PAGE_SIZE as usize).unwrap_or(0) + 1;
     let query = use_query_map();
     let href = move |n: u32| {
-        let q = query.read_untracked();
-        let keep = ["broker", "maintenance", "kind"]
-            .iter()
-            .filter_map(|k| {
-                q.get(k)
-                    .filter(|v| !v.is_empty())
-                    .map(|v| format!("&{k}={v}"))
-            })
-            .collect::<String>();
+        let keep = kept_filters(
+            &query.read_untracked(),
+            &["q", "broker", "maintenance", "kind"],
+        );
         format!("/lhc/{id}?page={n}{keep}")
     };
     view! {

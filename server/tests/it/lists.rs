@@ -332,3 +332,120 @@ async fn gslb_sites_are_searched_and_filtered_on_the_server_and_bad_filters_name
         assert!(text.contains(field), "{form}: {text}");
     }
 }
+
+#[tokio::test]
+async fn a_locations_vdas_are_searched_by_name_on_the_server_and_a_long_search_refused() {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    let vdas = |form: String| {
+        let app = &app;
+        let viewer = viewer.clone();
+        async move {
+            let response = app.post_form("/api/lhc_vdas", &form, Some(&viewer)).await;
+            let status = response.status();
+            (status, body_text(response).await)
+        }
+    };
+    let page = |text: &str| -> (u64, Vec<String>) {
+        let page: Value = serde_json::from_str(text).expect("JSON");
+        let names = page["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|v| v["name"].as_str().expect("name").to_owned())
+            .collect();
+        (page["total"].as_u64().expect("total"), names)
+    };
+    let (status, all) = vdas("resource_location=rl-paris".into()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(page(&all).0, 160);
+    // A name's start, in any case; combined with the other filters.
+    let (_, multi) = vdas("resource_location=rl-paris&q=par-ms-".into()).await;
+    let (total, names) = page(&multi);
+    assert_eq!(total, 40);
+    assert!(names.iter().all(|n| n.starts_with("PAR-MS-")), "{names:?}");
+    let first = names.first().expect("a VDA").clone();
+    let (_, one) = vdas(format!("resource_location=rl-paris&q={first}")).await;
+    assert_eq!(page(&one), (1, vec![first]));
+    let (_, none) = vdas("resource_location=rl-paris&q=PAR-MS-&kind=pooled_vdi".into()).await;
+    assert_eq!(page(&none).0, 0);
+    let long = format!("resource_location=rl-paris&q={}", "x".repeat(101));
+    let (status, text) = vdas(long).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(text.contains("q") && text.contains("100"), "{text}");
+}
+
+#[tokio::test]
+async fn autoscale_groups_are_searched_filtered_and_sorted_on_the_server_and_bad_filters_named() {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    let list = |form: &'static str| {
+        let app = &app;
+        let viewer = viewer.clone();
+        async move {
+            let response = app
+                .post_form("/api/autoscale_list", form, Some(&viewer))
+                .await;
+            let status = response.status();
+            (status, body_text(response).await)
+        }
+    };
+    let page = |text: &str| -> (u64, Vec<Value>) {
+        let page: Value = serde_json::from_str(text).expect("JSON");
+        let groups = &page["groups"];
+        (
+            groups["matching"].as_u64().expect("matching"),
+            groups["rows"].as_array().expect("rows").clone(),
+        )
+    };
+    let name = |g: &Value| g["name"].as_str().expect("name").to_owned();
+    let (status, all) = list("").await;
+    assert_eq!(status, StatusCode::OK);
+    let (total, rows) = page(&all);
+    assert!(total >= 2, "{all}");
+    let names: Vec<String> = rows.iter().map(name).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "by name when no sort is asked");
+
+    let (_, web) = list("q=WEB").await;
+    assert_eq!(
+        page(&web).1.iter().map(name).collect::<Vec<_>>(),
+        ["asg_web"]
+    );
+    let (_, dns) = list("mode=dns").await;
+    let (found, rows) = page(&dns);
+    assert!(found >= 1 && found < total);
+    assert!(rows.iter().all(|g| g["mode"] == "dns"), "{dns}");
+    let (_, evaluating) = list("state=evaluating").await;
+    assert!(page(&evaluating).1.iter().all(|g| g["zones"]
+        .as_array()
+        .expect("zones")
+        .iter()
+        .any(|z| z["state"] == "evaluating")));
+    let (_, by_nodes) = list("sort=nodes&desc=true").await;
+    let nodes: Vec<u64> = page(&by_nodes)
+        .1
+        .iter()
+        .map(|g| {
+            g["zones"]
+                .as_array()
+                .expect("zones")
+                .iter()
+                .map(|z| z["nodes_in_service"].as_u64().expect("nodes"))
+                .sum()
+        })
+        .collect();
+    assert!(nodes.windows(2).all(|w| w[0] >= w[1]), "{nodes:?}");
+
+    for (form, field) in [
+        ("state=sideways", "state"),
+        ("mode=anycast", "mode"),
+        ("sort=colour", "sort"),
+        ("page=0", "page"),
+    ] {
+        let (status, text) = list(form).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{form}");
+        assert!(text.contains(field), "{form}: {text}");
+    }
+}

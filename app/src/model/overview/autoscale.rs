@@ -5,6 +5,7 @@ use engine::autoscale::views::{ClusterState, DecisionView, GroupView};
 use serde::{Deserialize, Serialize};
 
 use super::{Tile, WORST_SHOWN};
+use crate::model::autoscale_groups::STATE_KEYS;
 
 /// One availability zone's cluster in a group's line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,15 +73,6 @@ impl GroupLine {
 }
 
 /// The cluster states in the order the card shows them, with their keys (as serialized).
-const STATES: [(ClusterState, &str); 6] = [
-    (ClusterState::Evaluating, "evaluating"),
-    (ClusterState::Scaling, "scaling"),
-    (ClusterState::Cooldown, "cooldown"),
-    (ClusterState::Draining, "draining"),
-    (ClusterState::TtlWait, "ttl_wait"),
-    (ClusterState::Idle, "idle"),
-];
-
 /// The autoscale card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AutoscaleSummary {
@@ -105,12 +97,12 @@ impl AutoscaleSummary {
     /// From the engine's view of every group.
     pub fn of(groups: &[GroupView]) -> AutoscaleSummary {
         let clusters = || groups.iter().flat_map(|g| g.zones.iter());
-        let by_state = STATES
+        let by_state = STATE_KEYS
             .into_iter()
-            .map(|(state, key)| Tile {
+            .map(|(key, state)| Tile {
                 label: state.label().to_owned(),
                 count: clusters().filter(|c| c.state == state).count() as u64,
-                href: "/autoscale#group-table".to_owned(),
+                href: format!("/autoscale?state={key}#group-table"),
                 key: key.to_owned(),
             })
             .collect();
