@@ -5,7 +5,9 @@ mod common;
 
 use common::lms::*;
 use engine::lms::config::rules::{Rule, Thresholds, ThrottleLevel};
-use engine::lms::views::{ServerBand, ServerPower, ServerQuery, ServerSort, SessionQuery};
+use engine::lms::views::{
+    ServerBand, ServerPower, ServerQuery, ServerSort, SessionQuery, SessionSort,
+};
 use engine::{LmsAction, SimDuration, SimTime, SpikeCounter};
 
 fn only_s1(extra: &str) -> engine::Simulation {
@@ -403,6 +405,75 @@ fn servers_page_sorts_with_stable_ties() {
         listed += page.total;
     }
     assert_eq!(listed, 6);
+}
+
+#[test]
+fn sessions_are_searched_and_sorted_by_each_column_with_ties_by_user() {
+    let mut sim = sim("", "");
+    for (i, u) in ["carol", "alice", "bob", "dave"].into_iter().enumerate() {
+        sim.advance_to(at_secs(5 + 60 * i as u64));
+        act(&mut sim, launch(u, "Word", None));
+    }
+    let users = |q: SessionQuery| -> Vec<String> {
+        let page = sim.lms().sessions(&SessionQuery { limit: 10, ..q });
+        page.rows.into_iter().map(|r| r.user).collect()
+    };
+    let sorted = |sort: SessionSort, desc: bool| SessionQuery {
+        sort,
+        desc,
+        ..Default::default()
+    };
+    let cases: [(SessionQuery, [&str; 4]); 4] = [
+        (
+            sorted(SessionSort::User, false),
+            ["alice", "bob", "carol", "dave"],
+        ),
+        (
+            sorted(SessionSort::User, true),
+            ["dave", "carol", "bob", "alice"],
+        ),
+        (
+            sorted(SessionSort::Since, false),
+            ["carol", "alice", "bob", "dave"],
+        ),
+        (
+            sorted(SessionSort::Since, true),
+            ["dave", "bob", "alice", "carol"],
+        ),
+    ];
+    for (q, want) in cases {
+        assert_eq!(users(q.clone()), want, "{q:?}");
+    }
+    // By server: hosts in order, and the users of one server by name.
+    for desc in [false, true] {
+        let page = sim.lms().sessions(&SessionQuery {
+            limit: 10,
+            ..sorted(SessionSort::Server, desc)
+        });
+        let keys: Vec<(&str, &str)> = page
+            .rows
+            .iter()
+            .map(|r| (r.server.as_str(), r.user.as_str()))
+            .collect();
+        assert_eq!(keys.len(), 4);
+        assert!(
+            keys.windows(2).all(|w| match w[0].0.cmp(w[1].0) {
+                core::cmp::Ordering::Equal => w[0].1 < w[1].1,
+                order => (order == core::cmp::Ordering::Less) != desc,
+            }),
+            "{keys:?}"
+        );
+    }
+    let found = users(SessionQuery {
+        search: Some("A".into()),
+        ..Default::default()
+    });
+    assert_eq!(found, ["alice", "carol", "dave"]);
+    assert_eq!(
+        SessionSort::ALL.map(|(key, sort)| SessionSort::parse(key) == Some(sort)),
+        [true; 4]
+    );
+    assert_eq!(SessionSort::parse("colour"), None);
 }
 
 #[test]

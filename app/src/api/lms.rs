@@ -117,11 +117,33 @@ pub async fn lms_servers(
     .await
 }
 
-/// One page of sessions, of one server and/or in one state (`connected` or `disconnected`).
+/// The session tables' search (`user`: a part of the user name) and order (`sort`: `user`,
+/// `server`, `app` or `since`), checked; `field` names the sort's URL parameter.
+#[cfg(feature = "ssr")]
+fn session_order(
+    user: &Option<String>,
+    sort: &Option<String>,
+    field: &str,
+) -> Result<(Option<String>, engine::lms::views::SessionSort), AppError> {
+    use engine::lms::views::SessionSort;
+    let search = crate::form::search(user)?;
+    let sort = match crate::form::optional(sort) {
+        None => SessionSort::default(),
+        Some(key) => SessionSort::parse(key)
+            .ok_or_else(|| AppError::invalid(field, "must be one of user, server, app, since"))?,
+    };
+    Ok((search, sort))
+}
+
+/// One page of sessions, of one server and/or in one state (`connected` or `disconnected`),
+/// whose user name contains `q`, ordered by `sort` (`user`, `server`, `app`, `since`).
 #[server(endpoint = "lms_sessions", input = crate::api::codec::Form)]
 pub async fn lms_sessions(
     server: Option<String>,
     state: Option<String>,
+    q: Option<String>,
+    sort: Option<String>,
+    desc: Option<bool>,
     page: Option<u32>,
     at: Option<String>,
     run: Option<i64>,
@@ -141,9 +163,13 @@ pub async fn lms_sessions(
                     })
                 })
                 .transpose()?;
+            let (search, sort) = session_order(&q, &sort, "sort")?;
             let query = SessionQuery {
                 server: optional(&server).map(str::to_owned),
                 state,
+                search,
+                sort,
+                desc: desc.unwrap_or(false),
                 offset: page_offset(page, SESSION_PAGE_SIZE)?,
                 limit: SESSION_PAGE_SIZE,
             };
@@ -218,12 +244,15 @@ pub async fn lms_server(
 pub const LOAD_TABLE_PAGE_SIZE: u32 = 50;
 
 /// The dynamic store: a page of the load table (hosts containing `q`, of `zone`) and of
-/// each session table, in the product's notation, and the `qfarm /load` list of the load
-/// table's page.
+/// each session table (users containing `user`, ordered by `ssort`), in the product's
+/// notation, and the `qfarm /load` list of the load table's page.
 #[server(endpoint = "lms_store", input = crate::api::codec::Form)]
 pub async fn lms_store(
     connected_page: Option<u32>,
     disconnected_page: Option<u32>,
+    user: Option<String>,
+    ssort: Option<String>,
+    sdesc: Option<bool>,
     q: Option<String>,
     zone: Option<String>,
     page: Option<u32>,
@@ -238,10 +267,14 @@ pub async fn lms_store(
         engine::Role::Viewer,
         |services, _| async move {
             let estate = crate::time_travel::estate(&services, at, run).await?;
+            let (search, sort) = session_order(&user, &ssort, "ssort")?;
             let query = |state, page| -> Result<SessionQuery, AppError> {
                 Ok(SessionQuery {
                     server: None,
                     state: Some(state),
+                    search: search.clone(),
+                    sort,
+                    desc: sdesc.unwrap_or(false),
                     offset: page_offset(page, SESSION_PAGE_SIZE)?,
                     limit: SESSION_PAGE_SIZE,
                 })

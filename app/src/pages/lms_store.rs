@@ -34,10 +34,28 @@ pub fn LmsStorePage() -> impl IntoView {
         let q = query.read();
         (q.get("q"), q.get("zone"))
     });
+    let sessions = Memo::new(move |_| {
+        let q = query.read();
+        (
+            q.get("user"),
+            q.get("ssort"),
+            q.get("sdesc").map(|d| d == "1"),
+        )
+    });
     let as_of = use_as_of();
     let store = Resource::new(
-        move || (pages.get(), search.get(), tick.get(), as_of.get()),
-        |((c, d, page), (q, zone), _, as_of)| lms_store(c, d, q, zone, page, as_of.at, as_of.run),
+        move || {
+            (
+                pages.get(),
+                search.get(),
+                sessions.get(),
+                tick.get(),
+                as_of.get(),
+            )
+        },
+        |((c, d, page), (q, zone), (user, ssort, sdesc), _, as_of)| {
+            lms_store(c, d, user, ssort, sdesc, q, zone, page, as_of.at, as_of.run)
+        },
     );
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
@@ -49,6 +67,8 @@ pub fn LmsStorePage() -> impl IntoView {
         <FilterForm class="form filters" id="load-table-filters">
             <label>"Server " <input type="search" name="q" size="16" maxlength="100" placeholder="host name contains" prop:value=move || current("q")/></label>
             <label>"Zone " <input type="text" name="zone" size="8" placeholder="zone id" prop:value=move || current("zone")/></label>
+            // The session tables' view stays.
+            {SESSION_KEYS.map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
             <button type="submit">"Filter"</button>
         </FilterForm>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
@@ -79,7 +99,8 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>, Option<u32>)) ->
     let (cpage, dpage) = (pages.0.unwrap_or(1).max(1), pages.1.unwrap_or(1).max(1));
     let page = pages.2.unwrap_or(1).max(1);
     let filters = kept_filters(&query.read_untracked(), &["q", "zone"]);
-    let href = move |n: u32| format!("/lms/store?page={n}{filters}");
+    let sessions_kept = kept_filters(&query.read_untracked(), &SESSION_KEYS);
+    let href = move |n: u32| format!("/lms/store?page={n}{filters}{sessions_kept}");
     let qfarm_text = {
         let mut text = format!(
             "{:<24}{}\n{:<24}{}\n",
@@ -117,25 +138,91 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>, Option<u32>)) ->
                 <h2>"qfarm /load"</h2>
                 <pre id="qfarm">{qfarm_text}</pre>
             </section>
-            <section class="card">
+            <section class="card" id="session-tables">
+                <SessionFilters/>
                 <h2>{format!("Connected sessions ({})", connected.total)}</h2>
-                <Sessions page=connected number=cpage param="cpage"/>
+                <Sessions page=connected number=cpage param="cpage" id="connected-sessions"/>
                 <h2 class="spaced">{format!("Disconnected sessions ({})", disconnected.total)}</h2>
-                <Sessions page=disconnected number=dpage param="dpage"/>
+                <Sessions page=disconnected number=dpage param="dpage" id="disconnected-sessions"/>
             </section>
         </div>
     }
 }
 
+/// The session tables' search, order and pages in the URL (`user`, `ssort`, `sdesc`, and each
+/// table's page); the load table's filters keep them.
+const SESSION_KEYS: [&str; 5] = ["user", "ssort", "sdesc", "cpage", "dpage"];
+
+/// The session tables' search by user (the order is kept).
 #[component]
-fn Sessions(page: SessionPage, number: u32, param: &'static str) -> impl IntoView {
-    let href = move |n: u32| format!("/lms/store?{param}={n}");
+fn SessionFilters() -> impl IntoView {
+    let query = use_query_map();
+    let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
-        <table tabindex="0" class="mono">
-            <thead><tr><th>"User"</th><th>"Server"</th><th>"Application"</th><th>"Client"</th><th>"Since"</th></tr></thead>
+        <FilterForm class="form filters" id="session-filters">
+            <label>"User " <input type="search" name="user" size="14" maxlength="100" placeholder="user name contains" prop:value=move || current("user")/></label>
+            {["ssort", "sdesc", "q", "zone", "page"].map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
+            <button type="submit">"Find"</button>
+        </FilterForm>
+    }
+}
+
+#[component]
+fn Sessions(
+    page: SessionPage,
+    number: u32,
+    param: &'static str,
+    id: &'static str,
+) -> impl IntoView {
+    let query = use_query_map();
+    let q = query.read_untracked();
+    let sort = q.get("ssort").unwrap_or_default();
+    let desc = q.get("sdesc").as_deref() == Some("1");
+    // Everything but this table's page and the order, which the links set.
+    let others: Vec<&str> = ["user", "cpage", "dpage", "q", "zone", "page"]
+        .into_iter()
+        .filter(|k| *k != param)
+        .collect();
+    let kept = kept_filters(&q, &others);
+    let order = kept_filters(&q, &["ssort", "sdesc"]);
+    let href = {
+        let kept = kept.clone();
+        move |n: u32| format!("/lms/store?{param}={n}{kept}{order}")
+    };
+    let header = move |key: &'static str, label: &'static str| {
+        let active = sort == key || (sort.is_empty() && key == "user");
+        let link = format!(
+            "/lms/store?ssort={key}&sdesc={}{kept}",
+            u8::from(active && !desc)
+        );
+        let arrow = if active {
+            if desc {
+                " ▼"
+            } else {
+                " ▲"
+            }
+        } else {
+            ""
+        };
+        let aria_sort = if active {
+            if desc {
+                "descending"
+            } else {
+                "ascending"
+            }
+        } else {
+            "none"
+        };
+        view! { <th aria-sort=aria_sort><a href=link data-sort=key>{label}{arrow}</a></th> }
+    };
+    view! {
+        <table tabindex="0" class="mono" id=id>
+            <thead><tr>
+                {header("user", "User")}{header("server", "Server")}{header("app", "Application")}<th>"Client"</th>{header("since", "Since")}
+            </tr></thead>
             <tbody>
                 {page.rows.into_iter().map(|s| view! {
-                    <tr><td>{s.user}</td><td>{s.server}</td><td>{s.app}</td><td>{s.client_ip}</td><td>{sim_time(s.since_ms)}</td></tr>
+                    <tr data-user=s.user.clone()><td>{s.user.clone()}</td><td>{s.server}</td><td>{s.app}</td><td>{s.client_ip}</td><td data-col="since" data-t-ms=s.since_ms.to_string()>{sim_time(s.since_ms)}</td></tr>
                 }).collect_view()}
             </tbody>
         </table>

@@ -5,12 +5,12 @@ use core::net::Ipv4Addr;
 use super::config::rules::builtin_rules;
 use super::config::ThrottleTable;
 use super::engine::LmsEngine;
-use super::model::CONNECTED;
+use super::model::{Session, CONNECTED};
 use super::rules::{rule_loads_string, Counter};
 use super::views::{
     ApplicationView, CountersView, EvaluatorView, FarmView, LoadBands, LoadTableRow, RuleLoadView,
     ServerPage, ServerPower, ServerQuery, ServerSort, ServerView, SessionPage, SessionQuery,
-    SessionState, SessionView, SettingView, ZoneView,
+    SessionSort, SessionState, SessionView, SettingView, ZoneView,
 };
 
 /// Most rows of one page.
@@ -331,33 +331,52 @@ impl LmsEngine {
             SessionState::Connected => CONNECTED,
             SessionState::Disconnected => super::model::DISCONNECTED,
         });
-        let mut list: Vec<(String, u32)> = self
+        let needle = q.search.as_deref().map(str::to_lowercase);
+        let mut list: Vec<(String, u32, &Session)> = self
             .sessions
             .iter()
             .filter(|(_, x)| server.is_none_or(|s| x.server as usize == s))
             .filter(|(_, x)| want.is_none_or(|w| x.state == w))
-            .map(|(u, _)| (self.user_name(*u), *u))
+            .map(|(u, x)| (self.user_name(*u), *u, x))
+            .filter(|(name, _, _)| {
+                needle
+                    .as_deref()
+                    .is_none_or(|n| name.to_lowercase().contains(n))
+            })
             .collect();
-        list.sort_unstable();
+        let host = |x: &Session| self.servers[x.server as usize].host.as_str();
+        let app = |x: &Session| self.apps[usize::from(x.app)].name.as_str();
+        list.sort_unstable_by(|(a_name, _, a), (b_name, _, b)| {
+            let column = match q.sort {
+                SessionSort::User => core::cmp::Ordering::Equal,
+                SessionSort::Server => host(a).cmp(host(b)),
+                SessionSort::App => app(a).cmp(app(b)),
+                SessionSort::Since => a.since.cmp(&b.since),
+            };
+            let column = if q.desc { column.reverse() } else { column };
+            let by_name = if q.desc && q.sort == SessionSort::User {
+                b_name.cmp(a_name)
+            } else {
+                a_name.cmp(b_name)
+            };
+            column.then(by_name)
+        });
         let total = u32::try_from(list.len()).unwrap_or(u32::MAX);
         let rows = list
             .into_iter()
             .skip(q.offset as usize)
             .take(q.limit.min(PAGE_MAX) as usize)
-            .filter_map(|(name, u)| {
-                let x = self.sessions.get(&u)?;
-                Some(SessionView {
-                    user: name,
-                    server: self.servers[x.server as usize].host.clone(),
-                    app: self.apps[usize::from(x.app)].name.clone(),
-                    client_ip: Ipv4Addr::from(x.ip).to_string(),
-                    state: if x.state == CONNECTED {
-                        SessionState::Connected
-                    } else {
-                        SessionState::Disconnected
-                    },
-                    since_ms: x.since,
-                })
+            .map(|(name, _, x)| SessionView {
+                user: name,
+                server: host(x).to_owned(),
+                app: app(x).to_owned(),
+                client_ip: Ipv4Addr::from(x.ip).to_string(),
+                state: if x.state == CONNECTED {
+                    SessionState::Connected
+                } else {
+                    SessionState::Disconnected
+                },
+                since_ms: x.since,
             })
             .collect();
         SessionPage { total, rows }

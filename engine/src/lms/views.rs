@@ -313,6 +313,36 @@ pub struct SessionView {
     pub since_ms: u64,
 }
 
+/// A column the session tables sort by.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionSort {
+    /// User name (the default).
+    #[default]
+    User,
+    /// Server host name.
+    Server,
+    /// Application name.
+    App,
+    /// When the session entered its state.
+    Since,
+}
+
+impl SessionSort {
+    /// Every column with its URL key, in the tables' order.
+    pub const ALL: [(&'static str, SessionSort); 4] = [
+        ("user", SessionSort::User),
+        ("server", SessionSort::Server),
+        ("app", SessionSort::App),
+        ("since", SessionSort::Since),
+    ];
+
+    /// The column of URL key `key`.
+    pub fn parse(key: &str) -> Option<SessionSort> {
+        Self::ALL.iter().find(|(k, _)| *k == key).map(|(_, s)| *s)
+    }
+}
+
 /// Which sessions to list.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionQuery {
@@ -320,7 +350,13 @@ pub struct SessionQuery {
     pub server: Option<String>,
     /// Only this state.
     pub state: Option<SessionState>,
-    /// Rows to skip (sessions ordered by user name).
+    /// Only users whose name contains this (case-insensitive).
+    pub search: Option<String>,
+    /// The order (ties by user name).
+    pub sort: SessionSort,
+    /// Largest first.
+    pub desc: bool,
+    /// Rows to skip, in that order.
     pub offset: u32,
     /// Rows to return (capped at 500).
     pub limit: u32,

@@ -449,3 +449,89 @@ async fn autoscale_groups_are_searched_filtered_and_sorted_on_the_server_and_bad
         assert!(text.contains(field), "{form}: {text}");
     }
 }
+
+#[tokio::test]
+async fn sessions_are_searched_by_user_and_sorted_on_the_server_and_a_bad_order_named() {
+    let app = app_with(DEMO).await;
+    let operator = app.sign_in("operator").await;
+    let storm = app
+        .post_form(
+            "/api/lms_act",
+            "input[op]=logon_storm&input[count]=10&input[over]=0s&input[app]=Word",
+            Some(&operator),
+        )
+        .await;
+    assert_eq!(storm.status(), StatusCode::OK);
+    app.services.runtime.step("test").await.expect("step");
+    let viewer = app.sign_in("viewer").await;
+    let sessions = |form: String| {
+        let app = &app;
+        let viewer = viewer.clone();
+        async move {
+            let response = app
+                .post_form("/api/lms_sessions", &form, Some(&viewer))
+                .await;
+            let status = response.status();
+            (status, body_text(response).await)
+        }
+    };
+    let rows = |text: &str| -> Vec<(String, String, u64)> {
+        let page: Value = serde_json::from_str(text).expect("JSON");
+        page["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|s| {
+                (
+                    s["user"].as_str().expect("user").to_owned(),
+                    s["server"].as_str().expect("server").to_owned(),
+                    s["since_ms"].as_u64().expect("since"),
+                )
+            })
+            .collect()
+    };
+    let (status, all) = sessions(String::new()).await;
+    assert_eq!(status, StatusCode::OK);
+    let all = rows(&all);
+    assert!(all.len() >= 4, "{all:?}");
+    assert!(all.windows(2).all(|w| w[0].0 <= w[1].0), "by user: {all:?}");
+    let (_, by_server) = sessions("sort=server&desc=true".into()).await;
+    let by_server = rows(&by_server);
+    assert_eq!(by_server.len(), all.len());
+    assert!(
+        by_server.windows(2).all(|w| w[0].1 >= w[1].1),
+        "{by_server:?}"
+    );
+    let (_, by_since) = sessions("sort=since".into()).await;
+    assert!(rows(&by_since).windows(2).all(|w| w[0].2 <= w[1].2));
+    // A user's name, in capitals: that user's session alone.
+    let user = all[0].0.clone();
+    let (_, found) = sessions(format!("q={}", user.to_uppercase())).await;
+    let found = rows(&found);
+    assert!(!found.is_empty());
+    assert!(found.iter().all(|s| s.0.contains(&user)), "{found:?}");
+
+    let (status, text) = sessions("sort=colour".into()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(text.contains("sort"), "{text}");
+    let refused = app
+        .post_form("/api/lms_store", "ssort=colour", Some(&viewer))
+        .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body_text(refused).await.contains("ssort"));
+    // The dynamic store's two session tables take the same search.
+    let store = app
+        .post_form(
+            "/api/lms_store",
+            &format!("user={user}&ssort=since&sdesc=true"),
+            Some(&viewer),
+        )
+        .await;
+    assert_eq!(store.status(), StatusCode::OK);
+    let store: Value = serde_json::from_str(&body_text(store).await).expect("JSON");
+    for table in ["connected", "disconnected"] {
+        for row in store[table]["rows"].as_array().expect("rows") {
+            assert!(row["user"].as_str().expect("user").contains(&user));
+        }
+    }
+}
