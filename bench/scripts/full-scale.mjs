@@ -23,6 +23,8 @@ const lists = [
   ["servers of one zone", "/api/lms_servers", "zone=z042&sort=sessions&desc=true"],
   ["servers searched `042-0`, in the lowest load band, by load", "/api/lms_servers", "q=042-0&band=band_0&sort=load&desc=true"],
   ["sessions, disconnected", "/api/lms_sessions", "state=disconnected"],
+  ["sessions of users containing `u12`, newest first", "/api/lms_sessions", "q=u12&sort=since&desc=true"],
+  ["autoscale groups with a cluster evaluating, by nodes", "/api/autoscale_list", "state=evaluating&sort=nodes&desc=true"],
   ["history, one engine", "/api/history", "query%5Bengine%5D=lms"],
 ];
 

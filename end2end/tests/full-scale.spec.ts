@@ -122,6 +122,23 @@ test("a GSLB parent is expanded and an adopted child found", async ({ page }) =>
   await signIn(page, "viewer", "/", server.base);
   await nav(page, "GSLB");
   const graph = page.locator("#topology");
+  // The 32 parents' mesh is wider than the frame: it pans by scrolling and zooms.
+  const frame = page.locator(".topology-wrap").first();
+  const natural = Number(await graph.getAttribute("width"));
+  const frameWidth = await frame.evaluate((el) => el.clientWidth);
+  expect(natural).toBeGreaterThan(frameWidth);
+  await frame.hover();
+  await page.mouse.wheel(600, 0);
+  await expect.poll(() => frame.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  const zoom = page.locator(".topology-zoom").first();
+  await zoom.getByRole("button", { name: "Zoom out" }).click();
+  await expect.poll(async () => Math.abs(Number(await graph.getAttribute("width")) - natural * 0.75)).toBeLessThanOrEqual(1);
+  await expect(zoom.locator(".zoom-level")).toHaveText("75 %");
+  await zoom.getByRole("button", { name: "Fit to width" }).click();
+  await expect(graph).toHaveAttribute("width", "100%");
+  expect(await graph.evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(frameWidth + 1);
+  await zoom.getByRole("button", { name: "Actual size" }).click();
+  await expect(graph).toHaveAttribute("width", String(natural));
   // P16 is down: its children are adopted by their backup parents and stay drawn, each
   // under its adopter, however many children that parent has collapsed into a badge.
   const adopted = graph.locator("g.site.child.adopted");
