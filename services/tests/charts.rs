@@ -143,6 +143,9 @@ async fn every_detail_page_reads_its_series_and_log_back() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(!site.links.is_empty() && site.links.iter().all(|e| e.kind.starts_with("mep.")));
     assert!(site.adoptions.iter().any(|e| e.kind == "adoption.accepted"));
+    assert!([&site.links, &site.adoptions, &site.others]
+        .iter()
+        .all(|list| list.len() <= gslb::SHOWN));
     assert!(site
         .adoptions
         .iter()

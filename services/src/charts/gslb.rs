@@ -7,6 +7,9 @@ use crate::history::{recent_events, EventFilter, StoredEvent};
 
 /// Events read per site.
 pub const EVENTS: i64 = 300;
+/// Rows kept in each of the site page's lists (the newest): a parent at full scale names
+/// hundreds of adoptions in a day, a few hundred bytes each on the page.
+pub const SHOWN: usize = 50;
 
 /// A site's GSLB events, newest first, split as the site page lists them.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -20,7 +23,7 @@ pub struct SiteHistory {
 }
 
 /// Every GSLB event of `window` that names `site` (as its subject, a link end, a parent
-/// or a backup), newest first, split by kind.
+/// or a backup), newest first, split by kind, at most [`SHOWN`] of each.
 pub async fn site_history(store: &Store, window: super::Window, site: &str) -> Result<SiteHistory> {
     let naming = EventFilter {
         engine: Some("gslb".into()),
@@ -42,15 +45,20 @@ pub async fn site_history(store: &Store, window: super::Window, site: &str) -> R
     all.sort_by(|a, b| b.t_ms.cmp(&a.t_ms).then(b.id.cmp(&a.id)));
     let mut history = SiteHistory::default();
     for row in all {
-        if row.kind.starts_with("mep.") {
-            history.links.push(row);
+        let list = if row.kind.starts_with("mep.") {
+            &mut history.links
         } else if row.kind.starts_with("adoption.")
             || row.kind.starts_with("child.")
             || row.kind.starts_with("backup_list.")
         {
-            history.adoptions.push(row);
+            &mut history.adoptions
         } else if row.kind != "adns.answered" {
-            history.others.push(row);
+            &mut history.others
+        } else {
+            continue;
+        };
+        if list.len() < SHOWN {
+            list.push(row);
         }
     }
     Ok(history)
