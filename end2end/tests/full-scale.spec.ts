@@ -69,9 +69,9 @@ async function nav(page: Page, name: string) {
 
 test("the resource locations in Extended HA are two clicks from the overview", async ({ page }) => {
   await signIn(page, "viewer", "/", server.base);
-  const tile = page.locator('a[href="/lhc?state=extended_ha"]');
-  await expect(tile).toContainText("3 Extended HA");
-  await tile.click();
+  const tile = page.locator("#lhc-tiles li[data-key=extended_ha]");
+  await expect(tile).toHaveAttribute("data-count", "3");
+  await tile.getByRole("link").click();
   await expect(page).toHaveURL(/\/lhc\?state=extended_ha$/);
   const rows = page.locator("#rl-table tbody tr");
   await expect(rows).toHaveCount(3);

@@ -9,6 +9,11 @@ use crate::error::AppError;
 use crate::model::gslb::{GslbActInput, GslbPage, GslbSiteDetail};
 use crate::model::gslb_sites::GslbConsolePage;
 
+/// Rows of each history list on a site's page: its newest events of each kind.
+pub const SITE_HISTORY_ROWS: usize = 50;
+#[cfg(feature = "ssr")]
+const _: () = assert!(SITE_HISTORY_ROWS == services::charts::gslb::SHOWN);
+
 /// The topology now, with the client locations of the resolve panel.
 #[server(endpoint = "gslb_topology", input = crate::api::codec::Form)]
 pub async fn gslb_topology(at: Option<String>, run: Option<i64>) -> Result<GslbPage, AppError> {

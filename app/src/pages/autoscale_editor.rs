@@ -31,11 +31,14 @@ pub fn AutoscaleEditorPage() -> impl IntoView {
     let group = Memo::new(move |_| params.read().get("group").unwrap_or_default());
     let save = ServerAction::<AutoscaleSave>::new();
     // Loaded once per group: the editor keeps what is typed (a refused save changes nothing).
-    let data = Resource::new(move || group.get(), |_| autoscale_groups(None, None));
+    let data = Resource::new(
+        move || group.get(),
+        |name| autoscale_groups(Some(name), None, None),
+    );
     // The parameters in force, re-read after each save.
     let current = Resource::new(
         move || (group.get(), save.version().get()),
-        |_| autoscale_groups(None, None),
+        |(name, _)| autoscale_groups(Some(name), None, None),
     );
     view! {
         <Title text="Autoscale thresholds"/>

@@ -83,7 +83,7 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
     // The forms re-render only after an action, not at every refresh (typing stays put).
     let forms = Resource::new(
         move || (group.get(), act.version().get()),
-        |_| autoscale_groups(None, None),
+        |(name, _)| autoscale_groups(Some(name), None, None),
     );
     view! {
         <Title text="Autoscale group"/>

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-use crate::api::gslb::{gslb_site, GslbAct, GslbBackups};
+use crate::api::gslb::{gslb_site, GslbAct, GslbBackups, SITE_HISTORY_ROWS};
 use crate::components::event_table::{EventTable, ReasonTable};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
@@ -88,6 +88,9 @@ fn Detail(
         events,
         now_ms,
     } = detail;
+    let newest = format!(
+        "The newest {SITE_HISTORY_ROWS} of the range shown (the whole run unless a time range is picked)."
+    );
     let name = site.name.clone();
     let up = site.up;
     let is_parent = site.role == SiteRole::Parent;
@@ -137,10 +140,12 @@ fn Detail(
         {editor}
         <section class="card">
             <h2>"Adoption history (offers, acceptances, rejections, migrations) with reasons"</h2>
+            <p class="muted small">{newest.clone()}</p>
             <ReasonTable rows=adoptions id="adoption-history"/>
         </section>
         <section class="card">
             <h2>"MEP link changes over time"</h2>
+            <p class="muted small">{newest}</p>
             <ReasonTable rows=link_history id="link-history"/>
         </section>
         <History title="Other events" rows=events id="site-events"/>
