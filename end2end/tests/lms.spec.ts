@@ -275,3 +275,37 @@ test("a viewer audits the two load-index formulas from the dynamic store, then o
   await expect(page.locator("#server-now")).toContainText("Index, seed formula: max + 5 % of the sum (in force)");
   await expect(page.locator("#server-now")).toContainText("Index, 7.x formula: max + 5 % of the average");
 });
+
+test("a user's session is found among the farm's sessions, newest first", async ({ page }) => {
+  await signIn(page, "operator");
+  // Sessions to find: a small storm, placed as the demo's clock runs.
+  const storm = await page.request.post("/api/lms_act", {
+    form: { "input[op]": "logon_storm", "input[count]": "12", "input[over]": "0s", "input[app]": "Word" },
+  });
+  expect(storm.status()).toBe(200);
+  await page.locator(".mainnav").getByRole("link", { name: "Load management", exact: true }).click();
+  await hydrated(page);
+  await page.locator("nav.tabs").getByRole("link", { name: "Dynamic store" }).click();
+  await expect(page).toHaveURL(/\/lms\/store$/);
+  await hydrated(page);
+  const table = page.locator("#connected-sessions");
+  const rows = table.locator("tbody tr");
+  await expect(rows.first()).toBeVisible({ timeout: 20_000 });
+  // Newest first: two clicks on the "Since" header.
+  await table.locator("th a[data-sort=since]").click();
+  await expect(page).toHaveURL(/ssort=since&sdesc=0/);
+  await page.locator("#connected-sessions th a[data-sort=since]").click();
+  await expect(page).toHaveURL(/ssort=since&sdesc=1/);
+  const since = (await rows.locator("[data-col=since]").evaluateAll((tds) => tds.map((td) => Number(td.getAttribute("data-t-ms")))));
+  expect([...since].sort((a, b) => b - a)).toEqual(since);
+  // The newest session's user, typed in the search: that user's sessions only, order kept.
+  const user = (await rows.first().getAttribute("data-user")) ?? "";
+  await page.locator("#session-filters input[name=user]").fill(user);
+  await page.locator("#session-filters button[type=submit]").click();
+  await expect(page).toHaveURL(new RegExp(`user=${user}&ssort=since&sdesc=1`));
+  await expect(rows.first()).toHaveAttribute("data-user", user);
+  for (const name of await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-user") ?? ""))) {
+    expect(name).toContain(user);
+  }
+  await expect(table.locator("th a[data-sort=server]")).toHaveAttribute("href", new RegExp(`user=${user}`));
+});
