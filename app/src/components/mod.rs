@@ -17,6 +17,7 @@ pub mod lms_charts;
 pub mod page_help;
 pub mod pager;
 pub mod section_tabs;
+pub mod sort_header;
 pub mod sparkline;
 pub mod tiles;
 pub mod time_bar;

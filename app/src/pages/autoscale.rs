@@ -16,6 +16,7 @@ use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
+use crate::components::sort_header::{sort_header, SortedBy};
 use crate::format::sim_time;
 use crate::model::autoscale::GroupListPage;
 use crate::model::autoscale_groups::{GroupPage, GROUP_PAGE_SIZE, GROUP_SORTS, STATE_KEYS};
@@ -191,31 +192,14 @@ fn GroupTable(page: GroupPage, now_ms: u64) -> impl IntoView {
     } else {
         format!("{} of {} groups match", page.matching, page.total)
     };
+    let now = SortedBy {
+        key: if sort.is_empty() { "name" } else { &sort },
+        desc,
+    };
     let header = |key: &'static str, label: &'static str| {
-        let active = sort == key || (sort.is_empty() && key == "name");
-        let link = format!(
-            "/autoscale?sort={key}&desc={}{filters}",
-            u8::from(active && !desc)
-        );
-        let arrow = if active {
-            if desc {
-                " ▼"
-            } else {
-                " ▲"
-            }
-        } else {
-            ""
-        };
-        let aria_sort = if active {
-            if desc {
-                "descending"
-            } else {
-                "ascending"
-            }
-        } else {
-            "none"
-        };
-        view! { <th aria-sort=aria_sort><a href=link data-sort=key>{label}{arrow}</a></th> }
+        sort_header(key, label, now, false, |key, desc| {
+            format!("/autoscale?sort={key}&desc={}{filters}", u8::from(desc))
+        })
     };
     let [name, mode, nodes, decision] = GROUP_SORTS;
     view! {

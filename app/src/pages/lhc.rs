@@ -14,6 +14,7 @@ use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
+use crate::components::sort_header::{sort_header, SortedBy};
 use crate::model::rl_list::{RlPage, RL_PAGE_SIZE};
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
@@ -146,15 +147,13 @@ fn RlTable(page: RlPage) -> impl IntoView {
         <table tabindex="0" id="rl-table">
             <thead><tr>
                 {COLUMNS.into_iter().map(|(key, label)| {
-                    let active = sort == key;
                     // The first click sorts the worst or the most first where that is what
                     // an operator looks for.
                     let first_desc = matches!(key, "secondary" | "unregistered");
-                    let next_desc = if active { !desc } else { first_desc };
-                    let link = format!("/lhc?sort={key}&desc={}{filters}", u8::from(next_desc));
-                    let arrow = if active { if desc { " ▼" } else { " ▲" } } else { "" };
-                    let aria_sort = if active { if desc { "descending" } else { "ascending" } } else { "none" };
-                    view! { <th aria-sort=aria_sort><a href=link data-sort=key>{label}{arrow}</a></th> }
+                    let now = SortedBy { key: &sort, desc };
+                    sort_header(key, label, now, first_desc, |key, desc| {
+                        format!("/lhc?sort={key}&desc={}{filters}", u8::from(desc))
+                    })
                 }).collect_view()}
                 <th>"Warnings"</th>
             </tr></thead>

@@ -17,6 +17,7 @@ use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
+use crate::components::sort_header::{sort_header, SortedBy};
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
 use crate::model::overview::UP_BAND_LABELS;
@@ -406,11 +407,10 @@ fn ServerRows(page: ServerPage, now_ms: u64) -> impl IntoView {
         <table tabindex="0" id="server-table">
             <thead><tr>
                 {SORTS.into_iter().map(|(key, label)| {
-                    let active = sort == key || (sort.is_empty() && key == "host_id");
-                    let next_desc = active && !desc;
-                    let link = format!("/lms?sort={key}&desc={}{filters}", u8::from(next_desc));
-                    let arrow = if active { if desc { " ▼" } else { " ▲" } } else { "" };
-                    view! { <th><a href=link data-sort=key>{label}{arrow}</a></th> }
+                    let now = SortedBy { key: if sort.is_empty() { "host_id" } else { &sort }, desc };
+                    sort_header(key, label, now, false, |key, desc| {
+                        format!("/lms?sort={key}&desc={}{filters}", u8::from(desc))
+                    })
                 }).collect_view()}
                 <th>"%"</th><th>"hex"</th><th>"Rule loads"</th><th>"Power"</th><th>"DC view age"</th><th>"LoadBias"</th>
             </tr></thead>

@@ -13,6 +13,7 @@ use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
+use crate::components::sort_header::{sort_header, SortedBy};
 use crate::format::sim_time;
 use crate::model::lms::DynamicStore;
 use crate::pages::lms::LmsNav;
@@ -190,30 +191,13 @@ fn Sessions(
         move |n: u32| format!("/lms/store?{param}={n}{kept}{order}")
     };
     let header = move |key: &'static str, label: &'static str| {
-        let active = sort == key || (sort.is_empty() && key == "user");
-        let link = format!(
-            "/lms/store?ssort={key}&sdesc={}{kept}",
-            u8::from(active && !desc)
-        );
-        let arrow = if active {
-            if desc {
-                " ▼"
-            } else {
-                " ▲"
-            }
-        } else {
-            ""
+        let now = SortedBy {
+            key: if sort.is_empty() { "user" } else { &sort },
+            desc,
         };
-        let aria_sort = if active {
-            if desc {
-                "descending"
-            } else {
-                "ascending"
-            }
-        } else {
-            "none"
-        };
-        view! { <th aria-sort=aria_sort><a href=link data-sort=key>{label}{arrow}</a></th> }
+        sort_header(key, label, now, false, |key, desc| {
+            format!("/lms/store?ssort={key}&sdesc={}{kept}", u8::from(desc))
+        })
     };
     view! {
         <table tabindex="0" class="mono" id=id>
