@@ -177,24 +177,19 @@ fn GroupTable(page: GroupPage, now_ms: u64) -> impl IntoView {
     let as_of = use_as_of().get_untracked();
     let current = move |k: &str| query.read_untracked().get(k).unwrap_or_default();
     let sort = current("sort");
-    let desc = current("desc") == "1";
+    let now = SortedBy {
+        key: if sort.is_empty() { "name" } else { &sort },
+        desc: current("desc") == "1",
+    };
     let filters =
         kept_filters(&query.read_untracked(), &["q", "state", "mode"]) + &as_of.and_params();
-    let sort_q = format!(
-        "sort={}&desc={}",
-        if sort.is_empty() { "name" } else { &sort },
-        u8::from(desc)
-    );
+    let sort_q = format!("sort={}&desc={}", now.key, u8::from(now.desc));
     let page_filters = filters.clone();
     let href = move |n: u32| format!("/autoscale?{sort_q}{page_filters}&page={n}");
     let summary = if page.matching == page.total {
         format!("{} groups", page.total)
     } else {
         format!("{} of {} groups match", page.matching, page.total)
-    };
-    let now = SortedBy {
-        key: if sort.is_empty() { "name" } else { &sort },
-        desc,
     };
     let header = |key: &'static str, label: &'static str| {
         sort_header(key, label, now, false, |key, desc| {

@@ -72,7 +72,6 @@ impl GroupLine {
     }
 }
 
-/// The cluster states in the order the card shows them, with their keys (as serialized).
 /// The autoscale card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AutoscaleSummary {
