@@ -1,6 +1,7 @@
 //! `switchyard simulate`: the engines headless, as fast as possible, one JSON object per event
 //! on standard output; with `--database-url` the run and its events are also recorded in
-//! SQLite, in the same batched transactions as `serve`. Exit status 2 for bad input
+//! the database by the same persistence task as `serve`, in larger transactions (nobody reads
+//! the run while it is written). Exit status 2 for bad input
 //! (scenario, actions, duration).
 
 use std::io::{BufWriter, Write};
@@ -166,7 +167,8 @@ impl Recorder {
                     store,
                     tokio::sync::mpsc::channel(1).1,
                 )
-                .await?;
+                .await?
+                .recording();
                 let writer = tokio::spawn(services::runtime::writer::run(
                     connections,
                     run.id,

@@ -722,6 +722,76 @@ async fn the_persistence_task_stores_every_field_as_it_was() {
     }
 }
 
+/// A headless recording gathers up to [`writer::Flush::RECORDING`]'s 50,000 events per flush
+/// (ten live flushes): more than one recording flush still arrives whole, numbered in order.
+#[tokio::test]
+async fn a_recording_stores_flushes_larger_than_a_consoles_in_order() {
+    use services::runtime::writer::{self, Connections, Flush, Persist};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    assert!(Flush::RECORDING.rows >= 10 * Flush::LIVE.rows);
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let run = history::create_run(&store, "demo", 4, None)
+            .await
+            .expect("run")
+            .id;
+        let total = Flush::RECORDING.rows as u64 + 7_000;
+        let events: Vec<Event> = (0..total).map(|t| ev(t, "XA-1", "k")).collect();
+        let connections = Connections::open(store.clone(), tokio::sync::mpsc::channel(1).1)
+            .await
+            .expect("connections")
+            .recording();
+        assert_eq!(connections.flush, Flush::RECORDING, "{d:?}");
+        let (tx, rx) = tokio::sync::mpsc::channel(64);
+        let persisted = std::sync::Arc::new(AtomicU64::new(0));
+        let task = tokio::spawn(writer::run(connections, run, 0, rx, persisted.clone()));
+        for batch in events.chunks(9_000) {
+            tx.send(Persist::Events(batch.to_vec()))
+                .await
+                .expect("send");
+        }
+        drop(tx);
+        task.await.expect("writer");
+        assert_eq!(persisted.load(Ordering::Relaxed), total, "{d:?}");
+        let all = EventFilter {
+            run_id: run,
+            ..Default::default()
+        };
+        let rows = history::events_after(&store, &all, None, 100_000)
+            .await
+            .expect("read");
+        assert_eq!(
+            times(&rows),
+            (0..total).map(|t| t as i64).collect::<Vec<_>>(),
+            "{d:?}"
+        );
+    }
+}
+
+/// The writers' own SQLite connections keep their temporary files (the statement journal of
+/// each multi-row `INSERT` of events) in memory: in a file, that journal was written through
+/// the kernel for every statement, more bytes than the WAL itself.
+#[tokio::test]
+async fn the_sqlite_writers_keep_their_statement_journals_in_memory() {
+    use services::store::Conn;
+    for (store, _dir) in stores().await {
+        for conn in [
+            store.events_connection().await.expect("events"),
+            store.journal_connection().await.expect("journal"),
+        ] {
+            let Conn::Sqlite(mut conn) = conn else {
+                continue;
+            };
+            let (temp_store,): (i64,) = sqlx::query_as("PRAGMA temp_store")
+                .fetch_one(&mut conn)
+                .await
+                .expect("pragma");
+            // 2 = MEMORY (0 = the build's default, a file here).
+            assert_eq!(temp_store, 2);
+        }
+    }
+}
+
 /// A resume starts from the first event missing among the latest, not after the last one
 /// stored: two transactions of events may commit out of order.
 #[tokio::test]

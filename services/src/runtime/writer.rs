@@ -1,12 +1,13 @@
 //! The persistence task: gathers event batches from the runtime and writes them in one
-//! transaction per flush (at most [`FLUSH_ROWS`] rows or every [`FLUSH_EVERY`]). It numbers
+//! transaction per flush (at most [`FLUSH_ROWS`] rows or every [`FLUSH_EVERY`]; a headless
+//! recording, [`Flush::RECORDING`]). It numbers
 //! the events of the run in the order they arrive (`seq`), so that the same event produced
 //! again by a resumed run is recognised and stored once. Snapshots travel on the same queue,
 //! so one is stored only after every event that came before it.
 //!
 //! It is also the one writer of the run's journal: a journal commit ([`JournalWrite`]) goes
 //! before anything else it has waiting, on its own synced connection: a transaction of events
-//! (at most [`SQLITE_CHUNK_ROWS`]) ends early, after the statement of at most [`STATEMENT_ROWS`]
+//! (at most a flush) ends early, after the statement of at most [`STATEMENT_ROWS`]
 //! in progress, when a journal write waits. So an operator's input waits for one small
 //! statement, never for a whole transaction or for SQLite's busy-wait against a long one.
 //!
@@ -35,14 +36,43 @@ mod two_streams;
 pub const FLUSH_ROWS: usize = 5_000;
 /// ...or this long after the first row of the flush arrived.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
+
+/// When the persistence task writes what it has gathered: at `rows` events, or `every` after
+/// the first of them arrived, whichever comes first. On SQLite a flush is one transaction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flush {
+    /// Events gathered before a flush.
+    pub rows: usize,
+    /// The longest a gathered event waits for its flush.
+    pub every: Duration,
+}
+
+impl Flush {
+    /// A console's run: an event is visible to readers within [`FLUSH_EVERY`], and a request
+    /// that writes to the database (a login, an audit row) waits for a short transaction.
+    pub const LIVE: Flush = Flush {
+        rows: FLUSH_ROWS,
+        every: FLUSH_EVERY,
+    };
+    /// A headless recording (`simulate --database-url`): nobody waits for its events, so it
+    /// writes them in few, large transactions. Each SQLite commit writes every page it changed
+    /// to the WAL, and the index by subject (thousands of servers) changes most of its pages
+    /// in any large batch: 50,000 rather than 5,000 events per transaction write the WAL
+    /// about half as much (docs/PERFORMANCE.md).
+    pub const RECORDING: Flush = Flush {
+        rows: 50_000,
+        every: Duration::from_secs(1),
+    };
+}
 /// Events per transaction on PostgreSQL, at most: a flush of [`FLUSH_ROWS`] makes two or
 /// three, stored two at a time ([`two_streams`]).
 pub const CHUNK_ROWS: usize = 2_000;
-/// Events per transaction on SQLite, at most: a whole flush, as a rule. Each commit writes
-/// every page it changed to the WAL, and the events' indexes by subject and by kind change a
-/// page per subject or kind in each; fewer, larger transactions write each such page fewer
-/// times (5,000 rather than 2,000: ~25 % more events per second). A journal write still
-/// waits for one statement only: it ends the transaction early.
+/// Events per transaction on SQLite in a console's run, at most: a whole flush, as a rule
+/// ([`Flush::rows`] in general). Each commit writes every page it changed to the WAL, and the
+/// events' indexes by subject and by kind change a page per subject or kind in each; fewer,
+/// larger transactions write each such page fewer times (5,000 rather than 2,000: ~25 % more
+/// events per second). A journal write still waits for one statement only: it ends the
+/// transaction early.
 pub const SQLITE_CHUNK_ROWS: usize = FLUSH_ROWS;
 pub use crate::store::sqlite::STATEMENT_ROWS;
 /// Events per `COPY` on PostgreSQL, where the journal has a connection and locks of its own
@@ -131,6 +161,8 @@ pub struct Connections {
     pub more_events: Option<Conn>,
     /// Journal commits.
     pub journal: JournalWriter,
+    /// When gathered events are written ([`Flush::LIVE`] unless [`Connections::recording`]).
+    pub flush: Flush,
 }
 
 impl Connections {
@@ -151,7 +183,17 @@ impl Connections {
                 store: store.clone(),
             },
             store,
+            flush: Flush::LIVE,
         })
+    }
+
+    /// The same connections for a headless recording: events in [`Flush::RECORDING`]'s large
+    /// transactions.
+    pub fn recording(self) -> Self {
+        Self {
+            flush: Flush::RECORDING,
+            ..self
+        }
     }
 }
 
@@ -170,6 +212,7 @@ pub async fn run(
         events,
         more_events,
         mut journal,
+        flush,
     } = connections;
     let wal = Arc::new(AtomicU64::new(0));
     let checkpoints = db
@@ -183,6 +226,7 @@ pub async fn run(
         next_seq: first_seq,
         persisted,
         wal,
+        chunk_rows: flush.rows,
     };
     let mut pending: Vec<Event> = Vec::new();
     let mut snapshot = None;
@@ -200,9 +244,9 @@ pub async fn run(
             Persist::Events(events) => pending.extend(events),
             Persist::Snapshot(row) => snapshot = Some(row),
         }
-        let deadline = Instant::now() + FLUSH_EVERY;
+        let deadline = Instant::now() + flush.every;
         let mut closed = false;
-        while pending.len() < FLUSH_ROWS && snapshot.is_none() {
+        while pending.len() < flush.rows && snapshot.is_none() {
             let more = tokio::select! {
                 biased;
                 Some(write) = journal.requests.recv() => {
@@ -287,10 +331,12 @@ struct EventStore {
     persisted: Arc<AtomicU64>,
     /// The WAL's length in frames, as the last checkpoint found it.
     wal: Arc<AtomicU64>,
+    /// Events per transaction on SQLite, at most ([`Flush::rows`]).
+    chunk_rows: usize,
 }
 
 impl EventStore {
-    /// Stores `pending` in transactions of at most [`SQLITE_CHUNK_ROWS`] events, committing any
+    /// Stores `pending` in transactions of at most a flush's events, committing any
     /// journal write that arrives first: a transaction ends early, after the statement in
     /// progress, when one waits.
     async fn flush(&mut self, pending: &mut Vec<Event>, journal: &mut JournalWriter) {
@@ -326,7 +372,7 @@ impl EventStore {
         pending.clear();
     }
 
-    /// Stores the first events of `events` in one transaction of at most [`SQLITE_CHUNK_ROWS`], in
+    /// Stores the first events of `events` in one transaction of at most a flush's events, in
     /// statements of [`STATEMENT_ROWS`] ([`COPY_ROWS`] on PostgreSQL), stopping early when a
     /// journal write waits. Returns
     /// how many it took (stored, or lost with the error: their numbers stay unused; after an
@@ -336,7 +382,7 @@ impl EventStore {
         events: &[Event],
         journal: &JournalWriter,
     ) -> (usize, Result<()>) {
-        let chunk = &events[..events.len().min(SQLITE_CHUNK_ROWS)];
+        let chunk = &events[..events.len().min(self.chunk_rows)];
         let (run_id, first_seq) = (self.run_id, self.next_seq);
         let mut taken = 0;
         let partitions = self.db.partitions();
