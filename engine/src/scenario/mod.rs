@@ -144,6 +144,11 @@ pub fn parse_actions(
 }
 
 /// Syntax, then typed decoding, then `validate`; every error located in `src`.
+///
+/// The source map that locates an error (a `toml_edit` document of the whole file) is built
+/// only once there is an error to locate: for a valid file it was most of the time spent
+/// here and most of the memory (0.9 s and ~140 MiB for the generated full-scale estate's
+/// 1.5 MB). A syntax error fails both parsers, so it is still reported as one.
 fn parse_validated<T: DeserializeOwned>(
     src: &str,
     origin: &str,
@@ -159,23 +164,37 @@ fn parse_validated<T: DeserializeOwned>(
             message: message.trim().replace('\n', "; "),
         }
     };
-    let doc = toml_edit::Document::parse(src).map_err(|e| {
-        let offset = e.span().map_or(0, |s| s.start);
-        error(offset, "(syntax)".to_owned(), e.message())
-    })?;
-    let map = SourceMap::new(doc);
-    let value: T = toml::from_str(src).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        let offset = span.start;
-        let (path, refined) = map.refine(map.path_at(span), e.message());
-        let offset = refined.unwrap_or(offset);
-        let field = if path.is_empty() {
-            "(document)".to_owned()
-        } else {
-            path.to_string()
-        };
-        error(offset, field, e.message())
-    })?;
-    validate(&value).map_err(|e| error(map.offset_of(&e.path), e.path.to_string(), &e.message))?;
+    let source_map = || {
+        toml_edit::Document::parse(src)
+            .map(SourceMap::new)
+            .map_err(|e| {
+                let offset = e.span().map_or(0, |s| s.start);
+                error(offset, "(syntax)".to_owned(), e.message())
+            })
+    };
+    let value: T = match toml::from_str(src) {
+        Ok(value) => value,
+        Err(e) => {
+            let map = source_map()?;
+            let span = e.span().unwrap_or(0..0);
+            let offset = span.start;
+            let (path, refined) = map.refine(map.path_at(span), e.message());
+            let offset = refined.unwrap_or(offset);
+            let field = if path.is_empty() {
+                "(document)".to_owned()
+            } else {
+                path.to_string()
+            };
+            return Err(error(offset, field, e.message()));
+        }
+    };
+    if let Err(e) = validate(&value) {
+        let map = source_map()?;
+        return Err(error(
+            map.offset_of(&e.path),
+            e.path.to_string(),
+            &e.message,
+        ));
+    }
     Ok(value)
 }
