@@ -441,21 +441,9 @@ async fn read_events(
     newest_first: bool,
     limit: i64,
 ) -> Result<Vec<StoredEvent>> {
-    // On PostgreSQL a read down from the newest events first looks at the latest two spans
-    // of simulated time only: without a lower bound, every span's partition of the run would
-    // open an index scan (hundreds after a long run at `max`). It reads the whole run only
-    // when those spans hold fewer than `limit` rows.
-    if let (Some(pool), true, None) = (store.postgres_pool(), newest_first, filter.from_ms) {
-        let below = place.map(|c| c.t_ms).map(|t| u64::try_from(t).unwrap_or(0));
-        let below = match (below, filter.to_ms) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        if let Some(from) = store::postgres::recent_spans_start(pool, filter.run_id, below).await? {
-            let bounded = EventFilter {
-                from_ms: Some(from),
-                ..filter.clone()
-            };
+    if newest_first {
+        let below = place.map(|c| u64::try_from(c.t_ms).unwrap_or(0));
+        if let Some(bounded) = recent_spans_only(store, filter, below).await? {
             let rows = read_unbounded(store, &bounded, place, newest_first, limit).await?;
             if rows.len() as i64 >= limit {
                 return Ok(rows);
@@ -463,6 +451,31 @@ async fn read_events(
         }
     }
     read_unbounded(store, filter, place, newest_first, limit).await
+}
+
+/// On PostgreSQL, `filter` bounded to the latest two spans of simulated time that hold events
+/// (at or before `below_ms` and the filter's own end), for a read down from the newest events:
+/// without a lower bound, every span's partition of the run would open an index scan
+/// (hundreds after a long run at `max`). `None` on SQLite, when the filter has a start of its
+/// own, or when those spans are the whole run. A caller that finds too few rows there reads
+/// the whole run.
+async fn recent_spans_only(
+    store: &Store,
+    filter: &EventFilter,
+    below_ms: Option<u64>,
+) -> Result<Option<EventFilter>> {
+    let (Some(pool), None) = (store.postgres_pool(), filter.from_ms) else {
+        return Ok(None);
+    };
+    let below = match (below_ms, filter.to_ms) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let from = store::postgres::recent_spans_start(pool, filter.run_id, below).await?;
+    Ok(from.map(|from| EventFilter {
+        from_ms: Some(from),
+        ..filter.clone()
+    }))
 }
 
 /// [`read_events`] as asked.
@@ -525,6 +538,17 @@ pub async fn recent_events(
 /// match): a bound that keeps a search of the events' text to the latest `n`. Reads `n`
 /// entries of an index, not the events.
 pub async fn nth_newest_t_ms(store: &Store, filter: &EventFilter, n: i64) -> Result<Option<u64>> {
+    // On PostgreSQL the latest two spans first, as a read of the newest events does.
+    if let Some(bounded) = recent_spans_only(store, filter, None).await? {
+        if let Some(t) = nth_newest_t_ms_in(store, &bounded, n).await? {
+            return Ok(Some(t));
+        }
+    }
+    nth_newest_t_ms_in(store, filter, n).await
+}
+
+/// [`nth_newest_t_ms`] as asked.
+async fn nth_newest_t_ms_in(store: &Store, filter: &EventFilter, n: i64) -> Result<Option<u64>> {
     let dialect = store.dialect();
     let found: Option<(i64,)> = on_pool!(store, pool => {
         let mut q = builder(pool, "SELECT t_ms FROM events".to_owned());

@@ -792,6 +792,69 @@ async fn the_sqlite_writers_keep_their_statement_journals_in_memory() {
     }
 }
 
+/// The `n`-th newest event's time is the same whether it lies in the latest two spans of
+/// simulated time (where PostgreSQL looks first) or further back, and `None` beyond the run.
+#[tokio::test]
+async fn the_nth_newest_event_is_found_in_the_recent_spans_and_before_them() {
+    use services::runtime::writer::{self, Connections, Persist};
+    use std::sync::atomic::AtomicU64;
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let run = history::create_run(&store, "demo", 5, None)
+            .await
+            .expect("run")
+            .id;
+        // 600 events 6 simulated hours apart: 150 days, five spans of 30 days.
+        let events: Vec<Event> = (0..600u64)
+            .map(|i| {
+                ev(
+                    i * 6 * 3_600_000,
+                    "XA-1",
+                    if i % 2 == 0 { "a" } else { "b" },
+                )
+            })
+            .collect();
+        let connections = Connections::open(store.clone(), tokio::sync::mpsc::channel(1).1)
+            .await
+            .expect("connections");
+        let (tx, rx) = tokio::sync::mpsc::channel(4);
+        let task = tokio::spawn(writer::run(
+            connections,
+            run,
+            0,
+            rx,
+            std::sync::Arc::new(AtomicU64::new(0)),
+        ));
+        tx.send(Persist::Events(events.clone()))
+            .await
+            .expect("send");
+        drop(tx);
+        task.await.expect("writer");
+        let kind_a = EventFilter {
+            run_id: run,
+            kind: Some("a".into()),
+            ..Default::default()
+        };
+        let newest_first: Vec<u64> = events
+            .iter()
+            .rev()
+            .filter(|e| e.kind == "a")
+            .map(|e| e.t_ms)
+            .collect();
+        // 1 and 100 lie in the latest two spans (120 events of kind `a`), 250 and 300 before.
+        for n in [1usize, 100, 250, 300] {
+            let nth = history::nth_newest_t_ms(&store, &kind_a, n as i64)
+                .await
+                .expect("nth");
+            assert_eq!(nth, Some(newest_first[n - 1]), "{d:?} n = {n}");
+        }
+        let beyond = history::nth_newest_t_ms(&store, &kind_a, 301)
+            .await
+            .expect("nth");
+        assert_eq!(beyond, None, "{d:?}");
+    }
+}
+
 /// A resume starts from the first event missing among the latest, not after the last one
 /// stored: two transactions of events may commit out of order.
 #[tokio::test]
