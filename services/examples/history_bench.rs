@@ -341,7 +341,7 @@ async fn main() -> Outcome<()> {
 
     println!(
         "writes of {compare} events (batches of {CHUNK}; transactions of {} on SQLite, {} two at a time on PostgreSQL):",
-        services::runtime::writer::SQLITE_CHUNK_ROWS,
+        services::runtime::writer::Flush::LIVE.rows,
         services::runtime::writer::CHUNK_ROWS
     );
     let sqlite = Store::connect(&format!(

@@ -649,13 +649,33 @@ async fn newest_first_reads_are_whole_over_many_spans_of_time() {
     }
 }
 
+/// Runs the persistence task on `connections` for run `run`, hands it `events` in batches of
+/// `batch` rows, lets it finish, and returns how many events it counted as stored.
+async fn persist(
+    connections: services::runtime::writer::Connections,
+    run: i64,
+    events: &[Event],
+    batch: usize,
+) -> u64 {
+    use services::runtime::writer::{self, Persist};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let (tx, rx) = tokio::sync::mpsc::channel(64);
+    let persisted = std::sync::Arc::new(AtomicU64::new(0));
+    let task = tokio::spawn(writer::run(connections, run, 0, rx, persisted.clone()));
+    for rows in events.chunks(batch) {
+        tx.send(Persist::Events(rows.to_vec())).await.expect("send");
+    }
+    drop(tx);
+    task.await.expect("writer");
+    persisted.load(Ordering::Relaxed)
+}
+
 /// The persistence task's own write path (SQLite: multi-row `INSERT`s; PostgreSQL: binary
 /// `COPY`) stores every field as it was: awkward text, a missing and a present actor, the
 /// three engines over two thirty-day spans, in transactions and statements of several sizes.
 #[tokio::test]
 async fn the_persistence_task_stores_every_field_as_it_was() {
-    use services::runtime::writer::{self, Connections, Persist};
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use services::runtime::writer::Connections;
     for (store, _dir) in stores().await {
         let d = store.dialect();
         let run = history::create_run(&store, "demo", 3, None)
@@ -686,20 +706,14 @@ async fn the_persistence_task_stores_every_field_as_it_was() {
                 .with_actor(actor)
             })
             .collect();
-        let (tx, rx) = tokio::sync::mpsc::channel(4);
         let connections = Connections::open(store.clone(), tokio::sync::mpsc::channel(1).1)
             .await
             .expect("connections");
-        let persisted = std::sync::Arc::new(AtomicU64::new(0));
-        let task = tokio::spawn(writer::run(connections, run, 0, rx, persisted.clone()));
-        for batch in events.chunks(1_700) {
-            tx.send(Persist::Events(batch.to_vec()))
-                .await
-                .expect("send");
-        }
-        drop(tx);
-        task.await.expect("writer");
-        assert_eq!(persisted.load(Ordering::Relaxed), 4_500, "{d:?}");
+        assert_eq!(
+            persist(connections, run, &events, 1_700).await,
+            4_500,
+            "{d:?}"
+        );
 
         let all = EventFilter {
             run_id: run,
@@ -726,8 +740,7 @@ async fn the_persistence_task_stores_every_field_as_it_was() {
 /// (ten live flushes): more than one recording flush still arrives whole, numbered in order.
 #[tokio::test]
 async fn a_recording_stores_flushes_larger_than_a_consoles_in_order() {
-    use services::runtime::writer::{self, Connections, Flush, Persist};
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use services::runtime::writer::{Connections, Flush};
     const { assert!(Flush::RECORDING.rows >= 10 * Flush::LIVE.rows) };
     for (store, _dir) in stores().await {
         let d = store.dialect();
@@ -742,17 +755,11 @@ async fn a_recording_stores_flushes_larger_than_a_consoles_in_order() {
             .expect("connections")
             .recording();
         assert_eq!(connections.flush, Flush::RECORDING, "{d:?}");
-        let (tx, rx) = tokio::sync::mpsc::channel(64);
-        let persisted = std::sync::Arc::new(AtomicU64::new(0));
-        let task = tokio::spawn(writer::run(connections, run, 0, rx, persisted.clone()));
-        for batch in events.chunks(9_000) {
-            tx.send(Persist::Events(batch.to_vec()))
-                .await
-                .expect("send");
-        }
-        drop(tx);
-        task.await.expect("writer");
-        assert_eq!(persisted.load(Ordering::Relaxed), total, "{d:?}");
+        assert_eq!(
+            persist(connections, run, &events, 9_000).await,
+            total,
+            "{d:?}"
+        );
         let all = EventFilter {
             run_id: run,
             ..Default::default()
@@ -796,8 +803,7 @@ async fn the_sqlite_writers_keep_their_statement_journals_in_memory() {
 /// simulated time (where PostgreSQL looks first) or further back, and `None` beyond the run.
 #[tokio::test]
 async fn the_nth_newest_event_is_found_in_the_recent_spans_and_before_them() {
-    use services::runtime::writer::{self, Connections, Persist};
-    use std::sync::atomic::AtomicU64;
+    use services::runtime::writer::Connections;
     for (store, _dir) in stores().await {
         let d = store.dialect();
         let run = history::create_run(&store, "demo", 5, None)
@@ -817,19 +823,7 @@ async fn the_nth_newest_event_is_found_in_the_recent_spans_and_before_them() {
         let connections = Connections::open(store.clone(), tokio::sync::mpsc::channel(1).1)
             .await
             .expect("connections");
-        let (tx, rx) = tokio::sync::mpsc::channel(4);
-        let task = tokio::spawn(writer::run(
-            connections,
-            run,
-            0,
-            rx,
-            std::sync::Arc::new(AtomicU64::new(0)),
-        ));
-        tx.send(Persist::Events(events.clone()))
-            .await
-            .expect("send");
-        drop(tx);
-        task.await.expect("writer");
+        assert_eq!(persist(connections, run, &events, 600).await, 600, "{d:?}");
         let kind_a = EventFilter {
             run_id: run,
             kind: Some("a".into()),
