@@ -408,6 +408,76 @@ fn servers_page_sorts_with_stable_ties() {
 }
 
 #[test]
+fn every_page_of_a_sorted_server_list_is_the_same_slice_of_the_whole_list() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(5));
+    for (i, u) in ["a", "b", "c"].into_iter().enumerate() {
+        sim.advance_to(at_secs(10 + i as u64));
+        act(&mut sim, launch(u, "Word", None));
+    }
+    let sorts = [
+        ServerSort::HostId,
+        ServerSort::Host,
+        ServerSort::Zone,
+        ServerSort::Load,
+        ServerSort::DcLoad,
+        ServerSort::Sessions,
+        ServerSort::Evaluator,
+    ];
+    for sort in sorts {
+        for descending in [false, true] {
+            let hosts = |offset: u32, limit: u32| -> Vec<String> {
+                let q = ServerQuery {
+                    sort,
+                    descending,
+                    offset,
+                    limit,
+                    ..Default::default()
+                };
+                sim.lms()
+                    .servers(&q)
+                    .rows
+                    .into_iter()
+                    .map(|r| r.host)
+                    .collect()
+            };
+            let whole = hosts(0, 100);
+            assert_eq!(whole.len(), 6, "{sort:?} {descending}");
+            for limit in 1..=6u32 {
+                for offset in 0..=6u32 {
+                    let from = (offset as usize).min(6);
+                    let to = (offset + limit).min(6) as usize;
+                    assert_eq!(
+                        hosts(offset, limit),
+                        whole[from..to],
+                        "{sort:?} descending={descending} offset={offset} limit={limit}"
+                    );
+                }
+            }
+        }
+    }
+    // Loads differ after the launches: the busiest come first, ties in host order (s1..s6
+    // are also the configuration's order).
+    let q = ServerQuery {
+        sort: ServerSort::Load,
+        descending: true,
+        limit: 6,
+        ..Default::default()
+    };
+    let loads: Vec<(u32, String)> = sim
+        .lms()
+        .servers(&q)
+        .rows
+        .into_iter()
+        .map(|r| (r.load, r.host))
+        .collect();
+    let mut expected = loads.clone();
+    expected.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    assert_eq!(loads, expected);
+    assert!(loads[0].0 > loads[5].0, "{loads:?}");
+}
+
+#[test]
 fn sessions_are_searched_and_sorted_by_each_column_with_ties_by_user() {
     let mut sim = sim("", "");
     for (i, u) in ["carol", "alice", "bob", "dave"].into_iter().enumerate() {

@@ -16,6 +16,14 @@ use super::views::{
 /// Most rows of one page.
 const PAGE_MAX: u32 = 500;
 
+/// A server's place in a sorted list: the sorted column's value, then its host id.
+struct ServerKey {
+    number: u64,
+    text: Option<String>,
+    id: u32,
+    row: usize,
+}
+
 impl LmsEngine {
     /// The farm now: settings, zones, totals, applications.
     pub fn farm(&self) -> FarmView {
@@ -281,34 +289,51 @@ impl LmsEngine {
                         .is_none_or(|n| x.host.to_lowercase().contains(n))
             })
             .collect();
-        let sv = |s: &usize| &self.servers[*s];
-        let key = |s: &usize| -> (u64, String) {
-            let x = sv(s);
-            match q.sort {
-                ServerSort::HostId => (u64::from(x.id), String::new()),
-                ServerSort::Host => (0, x.host.to_lowercase()),
-                ServerSort::Zone => (u64::from(x.zone), String::new()),
-                ServerSort::Load => (u64::from(x.load), String::new()),
-                ServerSort::DcLoad => (x.dc_load.map_or(0, |d| u64::from(d) + 1), String::new()),
-                ServerSort::Sessions => (u64::from(x.sessions()), String::new()),
-                ServerSort::Evaluator => (0, self.evaluators[x.evaluator as usize].name.clone()),
+        // The column's value: a number, or for the text columns a lower-cased name (built
+        // only for those sorts); ties go to the host id, so the order is total.
+        let key = |s: usize| -> ServerKey {
+            let x = &self.servers[s];
+            let (number, text) = match q.sort {
+                ServerSort::HostId => (u64::from(x.id), None),
+                ServerSort::Host => (0, Some(x.host.to_lowercase())),
+                ServerSort::Zone => (u64::from(x.zone), None),
+                ServerSort::Load => (u64::from(x.load), None),
+                ServerSort::DcLoad => (x.dc_load.map_or(0, |d| u64::from(d) + 1), None),
+                ServerSort::Sessions => (u64::from(x.sessions()), None),
+                ServerSort::Evaluator => {
+                    (0, Some(self.evaluators[x.evaluator as usize].name.clone()))
+                }
+            };
+            ServerKey {
+                number,
+                text,
+                id: x.id,
+                row: s,
             }
         };
-        let mut keyed: Vec<((u64, String), u32, usize)> =
-            rows.drain(..).map(|s| (key(&s), sv(&s).id, s)).collect();
-        if q.descending {
-            keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        } else {
-            keyed.sort();
-        }
-        let rows: Vec<usize> = keyed.into_iter().map(|(_, _, s)| s).collect();
-        let total = u32::try_from(rows.len()).unwrap_or(u32::MAX);
+        let order = |a: &ServerKey, b: &ServerKey| {
+            let column = a.number.cmp(&b.number).then_with(|| a.text.cmp(&b.text));
+            let column = if q.descending {
+                column.reverse()
+            } else {
+                column
+            };
+            column.then(a.id.cmp(&b.id))
+        };
+        let mut keyed: Vec<ServerKey> = rows.drain(..).map(key).collect();
+        let total = u32::try_from(keyed.len()).unwrap_or(u32::MAX);
         let limit = q.limit.min(PAGE_MAX) as usize;
-        let rows = rows
+        // Only the rows up to the page's end need an order: select them, then sort those.
+        let end = (q.offset as usize).saturating_add(limit);
+        if end < keyed.len() {
+            keyed.select_nth_unstable_by(end, order);
+            keyed.truncate(end);
+        }
+        keyed.sort_unstable_by(order);
+        let rows = keyed
             .into_iter()
             .skip(q.offset as usize)
-            .take(limit)
-            .map(|s| self.server_view(s))
+            .map(|k| self.server_view(k.row))
             .collect();
         ServerPage { total, rows }
     }
