@@ -35,13 +35,15 @@ use crate::components::layout::Layout;
 use crate::pages::gslb::GslbPage;
 use crate::pages::gslb_cli::GslbCliPage;
 use crate::pages::gslb_guided::GslbGuidedPage;
+use crate::pages::gslb_links::GslbLinksPage;
 use crate::pages::gslb_site::GslbSitePage;
 use crate::pages::{
     alert_rules::AlertRulesPage, alerts::AlertsPage, audit::AuditPage, autoscale::AutoscalePage,
     autoscale_editor::AutoscaleEditorPage, autoscale_group::AutoscaleGroupPage,
-    dashboard::Dashboard, history::HistoryPage, lhc::LhcPage, lhc_detail::LhcDetailPage,
-    lms::LmsPage, lms_black_hole::LmsBlackHolePage, lms_evaluators::LmsEvaluatorsPage,
-    lms_server::LmsServerPage, lms_store::LmsStorePage, login::LoginPage, users::UsersPage,
+    autoscale_nodes::AutoscaleNodesPage, dashboard::Dashboard, history::HistoryPage, lhc::LhcPage,
+    lhc_connectors::LhcConnectorsPage, lhc_detail::LhcDetailPage, lms::LmsPage,
+    lms_black_hole::LmsBlackHolePage, lms_evaluators::LmsEvaluatorsPage, lms_server::LmsServerPage,
+    lms_store::LmsStorePage, login::LoginPage, users::UsersPage,
 };
 
 /// The name of the browser bundle (`/pkg/switchyard.{js,wasm,css}`); a built site names its
@@ -91,6 +93,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/audit") view=|| view! { <Layout><AuditPage/></Layout> }/>
                 <Route path=path!("/users") view=|| view! { <Layout><UsersPage/></Layout> }/>
                 <Route path=path!("/lhc") view=|| view! { <Layout><LhcPage/></Layout> }/>
+                <Route path=path!("/lhc/connectors") view=|| view! { <Layout><LhcConnectorsPage/></Layout> }/>
                 <Route path=path!("/lhc/:id") view=|| view! { <Layout><LhcDetailPage/></Layout> }/>
                 <Route path=path!("/lms") view=|| view! { <Layout><LmsPage/></Layout> }/>
                 <Route path=path!("/lms/servers/:host") view=|| view! { <Layout><LmsServerPage/></Layout> }/>
@@ -98,10 +101,12 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/lms/evaluators") view=|| view! { <Layout><LmsEvaluatorsPage/></Layout> }/>
                 <Route path=path!("/lms/black-hole") view=|| view! { <Layout><LmsBlackHolePage/></Layout> }/>
                 <Route path=path!("/gslb") view=|| view! { <Layout><GslbPage/></Layout> }/>
+                <Route path=path!("/gslb/links") view=|| view! { <Layout><GslbLinksPage/></Layout> }/>
                 <Route path=path!("/gslb/sites/:name") view=|| view! { <Layout><GslbSitePage/></Layout> }/>
                 <Route path=path!("/gslb/guided") view=|| view! { <Layout><GslbGuidedPage/></Layout> }/>
                 <Route path=path!("/gslb/cli") view=|| view! { <Layout><GslbCliPage/></Layout> }/>
                 <Route path=path!("/autoscale") view=|| view! { <Layout><AutoscalePage/></Layout> }/>
+                <Route path=path!("/autoscale/nodes") view=|| view! { <Layout><AutoscaleNodesPage/></Layout> }/>
                 <Route path=path!("/autoscale/:group") view=|| view! { <Layout><AutoscaleGroupPage/></Layout> }/>
                 <Route path=path!("/autoscale/:group/edit") view=|| view! { <Layout><AutoscaleEditorPage/></Layout> }/>
             </Routes>

@@ -10,9 +10,9 @@ const runs = 20;
 const targets = { html: 300 * 1024, nodes: 3000, loadMs: 500, renderMs: 50, listMs: 100 };
 
 const pages = [
-  "/", "/lhc", "/lhc/rl-017", "/lms", "/lms/servers/XA-042-007", "/lms/store",
-  "/lms/evaluators", "/lms/black-hole", "/gslb", "/gslb/sites/P03", "/gslb/sites/C0100",
-  "/gslb/guided", "/gslb/cli", "/autoscale", "/autoscale/asg07", "/alerts", "/alerts/rules",
+  "/", "/lhc", "/lhc/connectors", "/lhc/rl-017", "/lms", "/lms/servers/XA-042-007", "/lms/store",
+  "/lms/evaluators", "/lms/black-hole", "/gslb", "/gslb/links", "/gslb/sites/P03", "/gslb/sites/C0100",
+  "/gslb/guided", "/gslb/cli", "/autoscale", "/autoscale/nodes", "/autoscale/asg07", "/alerts", "/alerts/rules",
   "/history", "/audit", "/users",
 ];
 const lists = [
@@ -24,6 +24,9 @@ const lists = [
   ["servers searched `042-0`, in the lowest load band, by load", "/api/lms_servers", "q=042-0&band=band_0&sort=load&desc=true"],
   ["sessions, disconnected", "/api/lms_sessions", "state=disconnected"],
   ["sessions of users containing `u12`, newest first", "/api/lms_sessions", "q=u12&sort=since&desc=true"],
+  ["Cloud Connectors in Extended HA, by registrations (300)", "/api/lhc_connectors", "state=extended_ha&sort=registrations&desc=true"],
+  ["MEP links of parent P03, worst first (1,520)", "/api/gslb_links", "q=P03&sort=status"],
+  ["autoscale nodes, DNS mode, newest state first", "/api/autoscale_nodes", "mode=dns&sort=since&desc=true"],
   ["autoscale groups with a cluster evaluating, by nodes", "/api/autoscale_list", "state=evaluating&sort=nodes&desc=true"],
   ["history, one engine", "/api/history", "query%5Bengine%5D=lms"],
 ];

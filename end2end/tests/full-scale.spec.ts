@@ -17,9 +17,9 @@ const PAUSE_AFTER_MS = 12 * 60_000;
 const P16_UP_MS = 29 * 60_000;
 
 const PAGES = [
-  "/", "/lhc", "/lhc/rl-017", "/lms", "/lms/servers/XA-042-007", "/lms/store",
-  "/lms/evaluators", "/lms/black-hole", "/gslb", "/gslb/sites/P16", "/gslb/sites/C0016",
-  "/gslb/guided", "/gslb/cli", "/autoscale", "/autoscale/asg07", "/autoscale/asg07/edit",
+  "/", "/lhc", "/lhc/connectors", "/lhc/rl-017", "/lms", "/lms/servers/XA-042-007", "/lms/store",
+  "/lms/evaluators", "/lms/black-hole", "/gslb", "/gslb/links", "/gslb/sites/P16", "/gslb/sites/C0016",
+  "/gslb/guided", "/gslb/cli", "/autoscale", "/autoscale/nodes", "/autoscale/asg07", "/autoscale/asg07/edit",
   "/alerts", "/alerts/rules", "/history", "/audit", "/users",
 ];
 
@@ -157,6 +157,66 @@ test("a GSLB parent is expanded and an adopted child found", async ({ page }) =>
   expect(await children.count()).toBeGreaterThan(32);
   expect(await graph.locator(`g.site.child.adopted[data-parent="${adopter}"]`).count()).toBeGreaterThan(0);
   expect(await graph.locator("*").count()).toBeLessThanOrEqual(2000);
+});
+
+/** Opens the section tab `name` and waits for its page. */
+async function tab(page: Page, name: string, path: string) {
+  await page.locator("nav.tabs").getByRole("link", { name, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await hydrated(page);
+}
+
+test("the down parent's MEP links, the elected connectors and the nodes are found in their lists", async ({ page }) => {
+  await signIn(page, "viewer", "/", server.base);
+  // P16 is down: its links to the 31 other parents are DOWN (its children were adopted, so
+  // their links now lead to their adopters).
+  await nav(page, "GSLB");
+  await tab(page, "MEP links", "/gslb/links");
+  await expect(page.locator("#link-matching")).toHaveAttribute("data-total", /^\d{4}$/);
+  await page.locator("#link-filters input[name=q]").fill("P16");
+  await page.locator("#link-filters select[name=status]").selectOption("down");
+  await page.locator("#link-filters button[type=submit]").click();
+  await expect(page).toHaveURL(/[?&]q=P16&status=down$/);
+  await expect(page.locator("#link-matching")).toHaveAttribute("data-matching", "31");
+  await expect(page.locator("#links-table tbody tr")).toHaveCount(31);
+  for (const status of await page.locator("#links-table tbody [data-col=status]").allTextContents()) {
+    expect(status).toBe("DOWN");
+  }
+  await page.locator("#links-table th a[data-sort=peer]").click();
+  await expect(page).toHaveURL(/sort=peer&desc=0&q=P16&status=down$/);
+  await expect(page.locator("#link-matching")).toHaveAttribute("data-matching", "31");
+
+  // The three resource locations in Extended HA: their elected secondary brokers hold the
+  // registrations.
+  await nav(page, "Resource locations");
+  await tab(page, "Cloud Connectors", "/lhc/connectors");
+  await expect(page.locator("#connector-matching")).toHaveAttribute("data-total", "300");
+  await page.locator("#connector-filters select[name=state]").selectOption("extended_ha");
+  await page.locator("#connector-filters select[name=role]").selectOption("elected");
+  await page.locator("#connector-filters button[type=submit]").click();
+  await expect(page).toHaveURL(/[?&]state=extended_ha&role=elected$/);
+  await expect(page.locator("#connector-matching")).toHaveAttribute("data-matching", "3");
+  await page.locator("#connectors-table th a[data-sort=registrations]").click();
+  await expect(page).toHaveURL(/sort=registrations&desc=1/);
+  const first = page.locator("#connectors-table tbody tr").first();
+  expect(Number(await first.locator("[data-col=registrations]").textContent())).toBeGreaterThan(0);
+  await first.getByRole("link").click();
+  await expect(page).toHaveURL(/\/lhc\/rl-\d{3}$/);
+  await hydrated(page);
+  await expect(page.locator("h1 [data-state]")).toHaveAttribute("data-state", "extended_ha");
+
+  // Every autoscale node, then those in service only.
+  await nav(page, "Autoscale");
+  await tab(page, "Nodes", "/autoscale/nodes");
+  const total = Number(await page.locator("#node-matching").getAttribute("data-total"));
+  expect(total).toBeGreaterThanOrEqual(150);
+  await page.locator("#node-filters select[name=state]").selectOption("in_service");
+  await page.locator("#node-filters button[type=submit]").click();
+  await expect(page).toHaveURL(/[?&]state=in_service$/);
+  await expect(page.locator("#nodes-table tbody tr")).toHaveCount(50);
+  for (const state of await page.locator("#nodes-table tbody [data-col=state]").allTextContents()) {
+    expect(state).toBe("in service");
+  }
 });
 
 test("every page keeps its HTML and its DOM within the full-scale limits", async ({ page }) => {

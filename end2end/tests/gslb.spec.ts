@@ -25,6 +25,26 @@ test("an operator takes a parent down: its child is re-drawn under the backup pa
   await expect(child(page, "Child_Site1").locator("rect")).toBeVisible();
   await expect(page.locator('#topology g[data-site="SiteP1"]')).toHaveClass(/down/);
 
+  // The MEP links list: SiteP1's links to the other parents are DOWN, its former children
+  // are linked to their adopter.
+  const tabs = page.locator("nav.tabs");
+  await tabs.getByRole("link", { name: "MEP links", exact: true }).click();
+  await expect(page).toHaveURL(/\/gslb\/links$/);
+  await hydrated(page);
+  await page.locator("#link-filters select[name=status]").selectOption("down");
+  await page.locator("#link-filters button[type=submit]").click();
+  await expect(page).toHaveURL(/\/gslb\/links\?status=down$/);
+  await expect(page.locator("#links-table tbody tr")).toHaveCount(2);
+  await expect(page.locator('#links-table tr[data-link="SiteP1-SiteP2"] [data-col=status]')).toHaveText("DOWN");
+  await expect(page.locator('#links-table tr[data-link="SiteP1-SiteP3"] [data-col=status]')).toHaveText("DOWN");
+  await page.locator("#link-filters select[name=status]").selectOption("");
+  await page.locator("#link-filters input[name=q]").fill("Child_Site1");
+  await page.locator("#link-filters button[type=submit]").click();
+  await expect(page.locator('#links-table tr[data-link="SiteP2-Child_Site1"]')).toHaveCount(1);
+  await tabs.getByRole("link", { name: "Topology", exact: true }).click();
+  await expect(page).toHaveURL(/\/gslb$/);
+  await hydrated(page);
+
   await p1.locator("button[data-act=up]").click();
   await expect(child(page, "Child_Site1")).toHaveAttribute("data-parent", "SiteP1", { timeout: 30_000 });
   await expect(child(page, "Child_Site1")).not.toHaveClass(/adopted/);

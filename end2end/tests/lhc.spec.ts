@@ -119,6 +119,16 @@ test("the VDA table filters on the server and names a bad filter", async ({ page
   for (const kind of await page.locator("#vda-table tbody tr td:nth-child(2)").allTextContents()) {
     expect(kind).toBe("pooled_vdi");
   }
+  // Sorted by sessions on the server, the most first, the filter kept.
+  await page.locator("#vda-table th a[data-sort=sessions]").click();
+  await expect(page).toHaveURL(/\/lhc\/rl-paris\?sort=sessions&desc=1&kind=pooled_vdi$/);
+  await expect(page.locator("#vda-table th[aria-sort=descending]")).toContainText("Sessions");
+  const sessions = (await page.locator("#vda-table tbody tr td:nth-child(5)").allTextContents()).map((s) => Number(s.split("/")[0]));
+  expect(sessions.length).toBeGreaterThan(1);
+  expect([...sessions].sort((a, b) => b - a)).toEqual(sessions);
+  for (const kind of await page.locator("#vda-table tbody tr td:nth-child(2)").allTextContents()) {
+    expect(kind).toBe("pooled_vdi");
+  }
   await page.goto("/lhc/rl-paris?maintenance=perhaps");
   await expect(page.locator("#form-error")).toContainText("maintenance");
 });

@@ -27,8 +27,13 @@ function followable(href: string): boolean {
 function routeOf(href: string): string {
   const url = new URL(href, "http://x");
   const segments = url.pathname.split("/");
+  // A section's own lists (`/lhc/connectors`, `/autoscale/nodes`) are pages of their own,
+  // not one more resource location or group.
   const parts = segments.map((p, i) =>
-    ["lhc", "autoscale", "sites", "servers"].includes(segments[i - 1] ?? "") ? ":x" : p,
+    ["lhc", "autoscale", "sites", "servers"].includes(segments[i - 1] ?? "") &&
+    !["connectors", "nodes"].includes(p)
+      ? ":x"
+      : p,
   );
   const keys = [...url.searchParams.keys()].sort().join("&");
   return `${parts.join("/")}?${keys}`;
@@ -208,7 +213,10 @@ test("every nav link and every in-page link opens without an error, at 390 and 1
     }
   }
   // The demo estate's detail pages were among them.
-  for (const route of ["/lhc/:x?", "/lms/servers/:x?", "/gslb/sites/:x?", "/autoscale/:x?", "/lms/evaluators?", "/gslb/cli?"]) {
+  for (const route of [
+    "/lhc/:x?", "/lhc/connectors?", "/lms/servers/:x?", "/gslb/sites/:x?", "/gslb/links?",
+    "/autoscale/:x?", "/autoscale/nodes?", "/lms/evaluators?", "/gslb/cli?",
+  ]) {
     expect(perRoute.get(route), `a link to ${route} was followed`).toBe(1);
   }
   expect(clicked, "in-page links followed").toBeGreaterThanOrEqual(10);

@@ -5,7 +5,7 @@ mod common;
 
 use common::lhc::{act, at, connector, estate, force, of, parse, rl, secs};
 use engine::lhc::config::VdaKind;
-use engine::lhc::{Broker, BrokerFilter, Power, VdaQuery};
+use engine::lhc::{Broker, BrokerFilter, Power, VdaQuery, VdaSort};
 use engine::{parse_actions, ActionError, Component, LhcAction, SimTime, Simulation};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -366,5 +366,84 @@ fn the_demo_scenario_emits_its_lhc_start_events() -> TestResult {
         None,
         "idle until an action"
     );
+    Ok(())
+}
+
+#[test]
+fn the_vda_listing_sorts_by_each_column_and_pages_in_that_order() -> TestResult {
+    let s = parse(&estate(true, true, ""))?;
+    let mut sim = Simulation::new(&s, s.seed());
+    let _ = act(&mut sim, force("paris"));
+    let _ = sim.advance_to(secs(200));
+    let sorts = [
+        VdaSort::Name,
+        VdaSort::Broker,
+        VdaSort::Sessions,
+        VdaSort::HeartbeatPhase,
+    ];
+    for sort in sorts {
+        for descending in [false, true] {
+            let names = |offset: usize, limit: usize| -> Vec<String> {
+                let q = VdaQuery {
+                    sort,
+                    descending,
+                    offset,
+                    limit,
+                    ..Default::default()
+                };
+                sim.lhc()
+                    .vdas(&q)
+                    .rows
+                    .into_iter()
+                    .map(|r| r.name)
+                    .collect()
+            };
+            let whole = names(0, 1000);
+            assert_eq!(whole.len(), 140, "{sort:?}");
+            for (offset, limit) in [(0, 7), (5, 7), (133, 10), (139, 1), (140, 5)] {
+                let (from, to) = (offset.min(140), (offset + limit).min(140));
+                assert_eq!(
+                    names(offset, limit),
+                    whole[from..to],
+                    "{sort:?} descending={descending} offset={offset} limit={limit}"
+                );
+            }
+        }
+    }
+    let listed = |sort, descending| {
+        let q = VdaQuery {
+            sort,
+            descending,
+            limit: 1000,
+            ..Default::default()
+        };
+        sim.lhc().vdas(&q).rows
+    };
+    let by_name: Vec<String> = listed(VdaSort::Name, false)
+        .into_iter()
+        .map(|r| r.name)
+        .collect();
+    let mut reversed: Vec<String> = listed(VdaSort::Name, true)
+        .into_iter()
+        .map(|r| r.name)
+        .collect();
+    reversed.reverse();
+    assert_eq!(by_name, reversed);
+    // During Paris's outage: the VDAs not registered first, then those on the secondary
+    // broker, then those still on the cloud; name order within each.
+    let rank = |b: &Broker| match b {
+        Broker::Unregistered => 0,
+        Broker::Secondary { .. } => 1,
+        Broker::Cloud => 2,
+    };
+    let by_broker = listed(VdaSort::Broker, false);
+    let ranks: Vec<u8> = by_broker.iter().map(|r| rank(&r.broker)).collect();
+    assert!(ranks.is_sorted(), "{ranks:?}");
+    assert!(ranks.contains(&1) && ranks.contains(&2), "{ranks:?}");
+    let sessions: Vec<u16> = listed(VdaSort::Sessions, true)
+        .iter()
+        .map(|r| r.sessions)
+        .collect();
+    assert!(sessions.is_sorted_by(|a, b| a >= b), "{sessions:?}");
     Ok(())
 }

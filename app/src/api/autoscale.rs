@@ -10,6 +10,7 @@ use leptos::prelude::*;
 
 use crate::error::AppError;
 use crate::model::autoscale::{GroupDetail, GroupListPage, GroupsPage, WhatIfResult};
+use crate::model::node_list::NodePage;
 use crate::model::EventRow;
 
 /// Minutes of timeline shown when the page does not say.
@@ -86,6 +87,43 @@ pub async fn autoscale_list(
                     now_ms: sim.now().as_millis(),
                 })
                 .await?)
+        },
+    )
+    .await
+}
+
+/// One page of the nodes list: every node of every group's clusters, `q` in its id, IPs or
+/// group, `state` provisioning, in_service, draining or ttl_wait, `mode` dns or nlb, sorted
+/// by `sort` (node, group, zone, state or since; by group by default).
+#[server(endpoint = "autoscale_nodes", input = crate::api::codec::Form)]
+pub async fn autoscale_nodes(
+    q: Option<String>,
+    state: Option<String>,
+    mode: Option<String>,
+    sort: Option<String>,
+    desc: Option<bool>,
+    page: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<NodePage, AppError> {
+    use crate::auth::read_only;
+    use crate::form::{optional, page_number, search};
+    use crate::model::node_list::{node_rows, select_nodes, NodeQuery};
+    read_only(
+        "autoscale.nodes",
+        engine::Role::Viewer,
+        |services, _| async move {
+            let query = NodeQuery::parse(
+                search(&q)?,
+                optional(&state),
+                optional(&mode),
+                optional(&sort),
+                desc.unwrap_or(false),
+                page_number(page)?,
+            )?;
+            let estate = crate::time_travel::estate(&services, at, run).await?;
+            let groups = estate.query(|sim| sim.autoscale().groups()).await?;
+            Ok(select_nodes(node_rows(groups), &query))
         },
     )
     .await

@@ -2,11 +2,14 @@
 //! links), the backup-list editor, CLI import/export and the guided replays of the documented
 //! scenarios.
 
+#![allow(clippy::too_many_arguments)]
+
 use engine::gslb::views::{GuidedReplay, ResolutionView};
 use leptos::prelude::*;
 
 use crate::error::AppError;
 use crate::model::gslb::{GslbActInput, GslbPage, GslbSiteDetail};
+use crate::model::gslb_links::LinkPage;
 use crate::model::gslb_sites::GslbConsolePage;
 
 /// Rows of each history list on a site's page: its newest events of each kind.
@@ -38,12 +41,15 @@ pub async fn gslb_topology(at: Option<String>, run: Option<i64>) -> Result<GslbP
 /// The GSLB page at any scale: the counters, the graph laid out (large parents collapsed into
 /// count badges but `expand`, the site named `q` drawn and marked) and one page of the sites
 /// table (names containing `q`, `role` parent or child, `state` up, down, adopted, orphaned or
-/// not_active).
+/// not_active, sorted by `sort`: name, role, state, mep or parent; the topology's order by
+/// default).
 #[server(endpoint = "gslb_console", input = crate::api::codec::Form)]
 pub async fn gslb_console(
     q: Option<String>,
     role: Option<String>,
     state: Option<String>,
+    sort: Option<String>,
+    desc: Option<bool>,
     page: Option<u32>,
     expand: Option<String>,
     at: Option<String>,
@@ -52,7 +58,8 @@ pub async fn gslb_console(
     use crate::auth::read_only;
     use crate::form::{optional, page_number, search};
     use crate::model::gslb_picture::{Picture, PictureOptions};
-    use crate::model::gslb_sites::{SiteQuery, SiteState};
+    use crate::model::gslb_sites::{SiteQuery, SiteState, SITE_SORTS};
+    use crate::model::listing::keyed;
     use engine::gslb::config::SiteRole;
     read_only(
         "gslb.console",
@@ -75,10 +82,13 @@ pub async fn gslb_console(
                     })
                 })
                 .transpose()?;
+            let sorts: Vec<_> = SITE_SORTS.iter().map(|(k, s, _)| (*k, *s)).collect();
             let query = SiteQuery {
                 search: search.clone(),
                 role,
                 state,
+                sort: keyed("sort", &sorts, optional(&sort))?.unwrap_or_default(),
+                descending: desc.unwrap_or(false),
                 page: page_number(page)?,
             };
             let options = PictureOptions {
@@ -99,6 +109,43 @@ pub async fn gslb_console(
                     )
                 })
                 .await?)
+        },
+    )
+    .await
+}
+
+/// One page of the MEP links list: links with an end whose name contains `q`, `kind`
+/// parent_parent or parent_child, `status` down, inactive or active, sorted by `sort` (site,
+/// peer, kind, status or rtt; the topology's order by default).
+#[server(endpoint = "gslb_links", input = crate::api::codec::Form)]
+pub async fn gslb_links(
+    q: Option<String>,
+    kind: Option<String>,
+    status: Option<String>,
+    sort: Option<String>,
+    desc: Option<bool>,
+    page: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<LinkPage, AppError> {
+    use crate::auth::read_only;
+    use crate::form::{optional, page_number, search};
+    use crate::model::gslb_links::{select_links, LinkQuery};
+    read_only(
+        "gslb.links",
+        engine::Role::Viewer,
+        |services, _| async move {
+            let query = LinkQuery::parse(
+                search(&q)?,
+                optional(&kind),
+                optional(&status),
+                optional(&sort),
+                desc.unwrap_or(false),
+                page_number(page)?,
+            )?;
+            let estate = crate::time_travel::estate(&services, at, run).await?;
+            let links = estate.query(|sim| sim.gslb().links()).await?;
+            Ok(select_links(links, &query))
         },
     )
     .await

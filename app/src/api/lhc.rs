@@ -9,6 +9,7 @@ use engine::lhc::{RlView, VdaPage};
 use leptos::prelude::*;
 
 use crate::error::AppError;
+use crate::model::connector_list::ConnectorPage;
 use crate::model::lhc::RlDetail;
 use crate::model::rl_list::RlPage;
 
@@ -80,6 +81,46 @@ pub async fn lhc_locations(
     .await
 }
 
+/// One page of the Cloud Connectors list: every connector of every resource location, `q`
+/// in its FQDN or resource location, `state` an HA state or no_detection, `power` up,
+/// restarting or down, `role` elected, candidate or excluded, sorted by `sort` (fqdn, rl,
+/// power, state, rank or registrations; the configuration's order by default).
+#[server(endpoint = "lhc_connectors", input = crate::api::codec::Form)]
+pub async fn lhc_connectors(
+    q: Option<String>,
+    state: Option<String>,
+    power: Option<String>,
+    role: Option<String>,
+    sort: Option<String>,
+    desc: Option<bool>,
+    page: Option<u32>,
+    at: Option<String>,
+    run: Option<i64>,
+) -> Result<ConnectorPage, AppError> {
+    use crate::auth::read_only;
+    use crate::form::{optional, page_number, search};
+    use crate::model::connector_list::{select_connectors, ConnectorQuery};
+    read_only(
+        "lhc.connectors",
+        engine::Role::Viewer,
+        |services, _| async move {
+            let query = ConnectorQuery::parse(
+                search(&q)?,
+                optional(&state),
+                optional(&power),
+                optional(&role),
+                optional(&sort),
+                desc.unwrap_or(false),
+                page_number(page)?,
+            )?;
+            let estate = crate::time_travel::estate(&services, at, run).await?;
+            let connectors = estate.query(|sim| sim.lhc().connectors()).await?;
+            Ok(select_connectors(connectors, &query))
+        },
+    )
+    .await
+}
+
 /// One resource location with its connectors, charts and log.
 #[server(endpoint = "lhc_location", input = crate::api::codec::Form)]
 pub async fn lhc_location(
@@ -143,7 +184,9 @@ pub async fn lhc_location(
 /// One page of a resource location's VDAs. Filters as typed in the form: `q` the start of
 /// the VDA's name (case-insensitive); `broker` is empty, `cloud`, `secondary`,
 /// `unregistered` or `secondary:<FQDN>`; `maintenance` empty, `yes` or `no`; `kind` empty,
-/// `multi_session`, `pooled_vdi` or `static`; `page` from 1.
+/// `multi_session`, `pooled_vdi` or `static`; `sort` name (the default), broker (not
+/// registered first), sessions or phase (of the heartbeats), `desc` to reverse it (ties keep
+/// the name order); `page` from 1.
 #[server(endpoint = "lhc_vdas", input = crate::api::codec::Form)]
 pub async fn lhc_vdas(
     resource_location: String,
@@ -151,13 +194,22 @@ pub async fn lhc_vdas(
     broker: Option<String>,
     maintenance: Option<String>,
     kind: Option<String>,
+    sort: Option<String>,
+    desc: Option<bool>,
     page: Option<u32>,
     at: Option<String>,
     run: Option<i64>,
 ) -> Result<VdaPage, AppError> {
     use crate::auth::read_only;
     use crate::form::{optional, search};
-    use engine::lhc::{BrokerFilter, VdaQuery};
+    use crate::model::listing::keyed;
+    use engine::lhc::{BrokerFilter, VdaQuery, VdaSort};
+    const SORTS: [(&str, VdaSort); 4] = [
+        ("name", VdaSort::Name),
+        ("broker", VdaSort::Broker),
+        ("sessions", VdaSort::Sessions),
+        ("phase", VdaSort::HeartbeatPhase),
+    ];
     read_only("lhc.vdas", engine::Role::Viewer, |services, _| async move {
         let name_prefix = search(&q)?;
         let estate = crate::time_travel::estate(&services, at, run).await?;
@@ -202,6 +254,8 @@ pub async fn lhc_vdas(
             kind,
             maintenance,
             name_prefix,
+            sort: keyed("sort", &SORTS, optional(&sort))?.unwrap_or_default(),
+            descending: desc.unwrap_or(false),
             offset: (page as usize - 1) * VDA_PAGE_SIZE as usize,
             limit: VDA_PAGE_SIZE as usize,
             ..Default::default()

@@ -10,6 +10,8 @@ use engine::autoscale::chart::{MetricSeries, Timeline};
 
 use crate::components::chart_frame::ChartFrame;
 use crate::model::autoscale::{metric_name, metric_unit};
+use crate::model::autoscale_groups::STATE_KEYS;
+use crate::model::listing::key_of;
 
 const WIDTH: f64 = 900.0;
 /// Height of the metrics area.
@@ -26,14 +28,7 @@ const SERIES: usize = 8;
 
 /// The name of a state in CSS classes and data attributes (`ttl_wait`).
 pub fn state_key(state: ClusterState) -> &'static str {
-    match state {
-        ClusterState::Evaluating => "evaluating",
-        ClusterState::Scaling => "scaling",
-        ClusterState::Cooldown => "cooldown",
-        ClusterState::Draining => "draining",
-        ClusterState::TtlWait => "ttl_wait",
-        ClusterState::Idle => "idle",
-    }
+    key_of(&STATE_KEYS, &state)
 }
 
 /// `Day N HH:MM` of a simulated minute.

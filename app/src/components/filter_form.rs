@@ -4,6 +4,7 @@
 //! reload); without the browser bundle the form submits as a plain `GET`.
 
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 
 /// The query string of a form's fields without the empty ones (`a=1&b=&c=2` → `a=1&c=2`).
 pub fn without_empty_fields(query: &str) -> String {
@@ -70,6 +71,18 @@ pub fn FilterForm(
         <form method="get" action="" id=id class=class on:submit=submit>
             {children()}
         </form>
+    }
+}
+
+/// The sort of the list a filters form belongs to, kept as hidden fields (`sort`, `desc`):
+/// filtering keeps the column and direction the table is sorted by.
+#[component]
+pub fn KeptSort() -> impl IntoView {
+    let query = use_query_map();
+    let current = move |k: &str| query.read().get(k).unwrap_or_default();
+    view! {
+        <input type="hidden" name="sort" prop:value=move || current("sort")/>
+        <input type="hidden" name="desc" prop:value=move || current("desc")/>
     }
 }
 

@@ -12,6 +12,7 @@ pub mod filter_form;
 pub mod header_alerts;
 pub mod header_clock;
 pub mod layout;
+pub mod list_url;
 pub mod live;
 pub mod lms_charts;
 pub mod page_help;

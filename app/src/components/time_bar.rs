@@ -18,7 +18,7 @@ const SLIDER_STEP_MS: u64 = 60_000;
 pub fn shows_estate(path: &str) -> bool {
     matches!(
         path,
-        "/lhc" | "/lms" | "/lms/store" | "/gslb" | "/autoscale"
+        "/lhc" | "/lms" | "/lms/store" | "/gslb" | "/gslb/links" | "/autoscale"
     ) || path.starts_with("/lhc/")
         || path.starts_with("/lms/servers/")
         || path.starts_with("/gslb/sites/")
@@ -135,6 +135,7 @@ mod tests {
             ("/lms/evaluators", false),
             ("/gslb", true),
             ("/gslb/sites/gslb-paris", true),
+            ("/gslb/links", true),
             ("/gslb/cli", false),
             ("/autoscale", true),
             ("/autoscale/web", true),

@@ -3,9 +3,9 @@
 
 use engine::autoscale::config::DistributionMode;
 use engine::autoscale::views::{ClusterState, GroupView};
-use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
+use crate::model::listing::{contains, keyed, page_of, ListPage};
 
 /// Rows per page of the groups table.
 pub const GROUP_PAGE_SIZE: u32 = 25;
@@ -20,12 +20,32 @@ pub const STATE_KEYS: [(&str, ClusterState); 6] = [
     ("idle", ClusterState::Idle),
 ];
 
+/// Every traffic distribution with its URL key.
+pub const MODE_KEYS: [(&str, DistributionMode); 2] = [
+    ("dns", DistributionMode::Dns),
+    ("nlb", DistributionMode::Nlb),
+];
+
+/// A column of the table to sort by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GroupSort {
+    /// Group name.
+    #[default]
+    Name,
+    /// DNS before NLB.
+    Mode,
+    /// Nodes in service over the group's zones.
+    Nodes,
+    /// When the group last decided (never first).
+    Decision,
+}
+
 /// The columns the table sorts by, with their URL keys and headers.
-pub const GROUP_SORTS: [(&str, &str); 4] = [
-    ("name", "Group"),
-    ("mode", "Mode"),
-    ("nodes", "Nodes in service"),
-    ("decision", "Last decision"),
+pub const GROUP_SORTS: [(&str, GroupSort, &str); 4] = [
+    ("name", GroupSort::Name, "Group"),
+    ("mode", GroupSort::Mode, "Mode"),
+    ("nodes", GroupSort::Nodes, "Nodes in service"),
+    ("decision", GroupSort::Decision, "Last decision"),
 ];
 
 /// What the groups table shows.
@@ -37,8 +57,8 @@ pub struct GroupQuery {
     pub state: Option<ClusterState>,
     /// Only groups with this traffic distribution.
     pub mode: Option<DistributionMode>,
-    /// Sort key, one of [`GROUP_SORTS`] (`None`: by name).
-    pub sort: Option<String>,
+    /// Sort column.
+    pub sort: GroupSort,
     /// Largest first.
     pub desc: bool,
     /// Page, from 1.
@@ -56,36 +76,13 @@ impl GroupQuery {
         desc: bool,
         page: u32,
     ) -> Result<GroupQuery, AppError> {
-        let keys = |list: &mut dyn Iterator<Item = &str>| list.collect::<Vec<_>>().join(", ");
-        let state = state
-            .map(|k| {
-                STATE_KEYS
-                    .iter()
-                    .find(|(key, _)| *key == k)
-                    .map(|(_, s)| *s)
-                    .ok_or_else(|| {
-                        let all = keys(&mut STATE_KEYS.iter().map(|(k, _)| *k));
-                        AppError::invalid("state", format!("must be one of {all}"))
-                    })
-            })
-            .transpose()?;
-        let mode = match mode {
-            None => None,
-            Some("dns") => Some(DistributionMode::Dns),
-            Some("nlb") => Some(DistributionMode::Nlb),
-            Some(_) => return Err(AppError::invalid("mode", "must be dns or nlb")),
-        };
-        if let Some(s) = sort {
-            if !GROUP_SORTS.iter().any(|(k, _)| *k == s) {
-                let all = keys(&mut GROUP_SORTS.iter().map(|(k, _)| *k));
-                return Err(AppError::invalid("sort", format!("must be one of {all}")));
-            }
-        }
+        let sorts: Vec<(&'static str, GroupSort)> =
+            GROUP_SORTS.iter().map(|(k, s, _)| (*k, *s)).collect();
         Ok(GroupQuery {
             search,
-            state,
-            mode,
-            sort: sort.map(str::to_owned),
+            state: keyed("state", &STATE_KEYS, state)?,
+            mode: keyed("mode", &MODE_KEYS, mode)?,
+            sort: keyed("sort", &sorts, sort)?.unwrap_or_default(),
             desc,
             page,
         })
@@ -93,17 +90,7 @@ impl GroupQuery {
 }
 
 /// A page of the groups table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GroupPage {
-    /// Groups in all.
-    pub total: u32,
-    /// Those matching.
-    pub matching: u32,
-    /// This page, from 1.
-    pub page: u32,
-    /// Its rows, in the order asked.
-    pub rows: Vec<GroupView>,
-}
+pub type GroupPage = ListPage<GroupView>;
 
 /// Nodes in service over a group's zones.
 pub fn nodes_in_service(g: &GroupView) -> u32 {
@@ -112,54 +99,34 @@ pub fn nodes_in_service(g: &GroupView) -> u32 {
 
 /// The page of `groups` that `q` asks for. Ties keep the name order, so a page never
 /// shuffles between two requests.
-pub fn select_groups(groups: Vec<GroupView>, q: &GroupQuery) -> GroupPage {
+pub fn select_groups(mut groups: Vec<GroupView>, q: &GroupQuery) -> GroupPage {
     let total = groups.len();
+    // Name order first; the stable sort by the asked column then keeps it among ties.
+    groups.sort_by(|a, b| a.name.cmp(&b.name));
     let needle = q.search.as_deref().map(str::to_lowercase);
-    let mut rows: Vec<GroupView> = groups
+    let matching: Vec<GroupView> = groups
         .into_iter()
         .filter(|g| q.state.is_none_or(|s| g.zones.iter().any(|z| z.state == s)))
         .filter(|g| q.mode.is_none_or(|m| g.mode == m))
         .filter(|g| {
-            needle.as_deref().is_none_or(|n| {
-                g.name.to_lowercase().contains(n) || g.domain.to_lowercase().contains(n)
-            })
+            needle
+                .as_deref()
+                .is_none_or(|n| contains(&g.name, n) || contains(&g.domain, n))
         })
         .collect();
-    // Name order first; the stable sort by the asked column then keeps it among ties.
-    rows.sort_by(|a, b| a.name.cmp(&b.name));
     let key = |g: &GroupView| -> u64 {
-        match q.sort.as_deref() {
-            Some("mode") => u64::from(matches!(g.mode, DistributionMode::Nlb)),
-            Some("nodes") => u64::from(nodes_in_service(g)),
-            Some("decision") => g.last_decision.as_ref().map_or(0, |d| d.at_ms + 1),
-            _ => 0,
+        match q.sort {
+            GroupSort::Name => 0,
+            GroupSort::Mode => u64::from(matches!(g.mode, DistributionMode::Nlb)),
+            GroupSort::Nodes => u64::from(nodes_in_service(g)),
+            GroupSort::Decision => g.last_decision.as_ref().map_or(0, |d| d.at_ms + 1),
         }
     };
-    let by_name = matches!(q.sort.as_deref(), None | Some("name"));
-    match (by_name, q.desc) {
-        (true, true) => rows.reverse(),
-        (true, false) => {}
-        (false, desc) => rows.sort_by(|a, b| {
-            let order = key(a).cmp(&key(b));
-            if desc {
-                order.reverse()
-            } else {
-                order
-            }
-        }),
-    }
-    let matching = rows.len();
-    let page = q.page.max(1);
-    GroupPage {
-        total: u32::try_from(total).unwrap_or(u32::MAX),
-        matching: u32::try_from(matching).unwrap_or(u32::MAX),
-        page,
-        rows: rows
-            .into_iter()
-            .skip(((page - 1) as usize).saturating_mul(GROUP_PAGE_SIZE as usize))
-            .take(GROUP_PAGE_SIZE as usize)
-            .collect(),
-    }
+    let order = |a: &GroupView, b: &GroupView| match q.sort {
+        GroupSort::Name => a.name.cmp(&b.name),
+        _ => key(a).cmp(&key(b)),
+    };
+    page_of(total, matching, order, q.desc, q.page, GROUP_PAGE_SIZE)
 }
 
 #[cfg(test)]

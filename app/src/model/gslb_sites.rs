@@ -9,6 +9,7 @@ use engine::gslb::views::{
 use serde::{Deserialize, Serialize};
 
 use crate::model::gslb_picture::Picture;
+use crate::model::listing::{contains, page_of, ListPage};
 
 /// Rows per page of the sites table.
 pub const SITE_PAGE_SIZE: u32 = 50;
@@ -57,6 +58,33 @@ impl SiteState {
     }
 }
 
+/// A column of the sites table to sort by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SiteSort {
+    /// The topology's order: parents, then children, each in configuration order.
+    #[default]
+    Topology,
+    /// Site name.
+    Name,
+    /// Parents before children.
+    Role,
+    /// Down before up.
+    State,
+    /// MEP DOWN, then INACTIVE, then ACTIVE.
+    Mep,
+    /// Current parent: orphaned children first, parents last.
+    Parent,
+}
+
+/// Every sort with its URL key and column heading.
+pub const SITE_SORTS: [(&str, SiteSort, &str); 5] = [
+    ("name", SiteSort::Name, "Site"),
+    ("role", SiteSort::Role, "Role"),
+    ("state", SiteSort::State, "State"),
+    ("mep", SiteSort::Mep, "MEP"),
+    ("parent", SiteSort::Parent, "Parent (configured)"),
+];
+
 /// What the sites table shows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SiteQuery {
@@ -66,21 +94,34 @@ pub struct SiteQuery {
     pub role: Option<SiteRole>,
     /// Only sites in this state.
     pub state: Option<SiteState>,
+    /// Sort column.
+    pub sort: SiteSort,
+    /// Descending order.
+    pub descending: bool,
     /// Page, from 1.
     pub page: u32,
 }
 
 /// A page of the sites table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SitePage {
-    /// Sites in all.
-    pub total: u32,
-    /// Those matching.
-    pub matching: u32,
-    /// This page, from 1.
-    pub page: u32,
-    /// Its rows (configuration order).
-    pub rows: Vec<SiteView>,
+pub type SitePage = ListPage<SiteView>;
+
+/// How bad a MEP status is: DOWN first.
+pub fn mep_rank(status: MepStatus) -> u8 {
+    match status {
+        MepStatus::Down => 0,
+        MepStatus::Inactive => 1,
+        MepStatus::Active => 2,
+    }
+}
+
+/// Where a site sorts by parent: orphaned children, then children by current parent, then
+/// the parents (which have none).
+fn parent_key(s: &SiteView) -> (u8, &str) {
+    match (s.role, s.current_parent.as_deref()) {
+        (SiteRole::Child, None) => (0, ""),
+        (SiteRole::Child, Some(p)) => (1, p),
+        (SiteRole::Parent, _) => (2, ""),
+    }
 }
 
 /// The page of `sites` that `q` asks for.
@@ -90,23 +131,29 @@ pub fn select_sites(sites: &[SiteView], q: &SiteQuery) -> SitePage {
         .iter()
         .filter(|s| q.role.is_none_or(|r| s.role == r))
         .filter(|s| q.state.is_none_or(|st| st.holds(s)))
-        .filter(|s| {
-            needle
-                .as_deref()
-                .is_none_or(|n| s.name.to_lowercase().contains(n))
-        })
+        .filter(|s| needle.as_deref().is_none_or(|n| contains(&s.name, n)))
         .collect();
-    let page = q.page.max(1);
-    SitePage {
-        total: u32::try_from(sites.len()).unwrap_or(u32::MAX),
-        matching: u32::try_from(matching.len()).unwrap_or(u32::MAX),
-        page,
-        rows: matching
-            .into_iter()
-            .skip(((page - 1) as usize).saturating_mul(SITE_PAGE_SIZE as usize))
-            .take(SITE_PAGE_SIZE as usize)
-            .cloned()
-            .collect(),
+    let order = |a: &&SiteView, b: &&SiteView| match q.sort {
+        SiteSort::Topology => std::cmp::Ordering::Equal,
+        SiteSort::Name => a.name.cmp(&b.name),
+        SiteSort::Role => (a.role == SiteRole::Child).cmp(&(b.role == SiteRole::Child)),
+        SiteSort::State => a.up.cmp(&b.up),
+        SiteSort::Mep => mep_rank(a.mep_status).cmp(&mep_rank(b.mep_status)),
+        SiteSort::Parent => parent_key(a).cmp(&parent_key(b)),
+    };
+    let page = page_of(
+        sites.len(),
+        matching,
+        order,
+        q.descending,
+        q.page,
+        SITE_PAGE_SIZE,
+    );
+    ListPage {
+        total: page.total,
+        matching: page.matching,
+        page: page.page,
+        rows: page.rows.into_iter().cloned().collect(),
     }
 }
 
@@ -260,6 +307,24 @@ mod tests {
         );
         assert_eq!(last.rows.len(), 1056 - 21 * 50);
         assert_eq!(last.page, 22);
+        // Sorted: the down site first by state, the orphan first by parent; names either way.
+        let sorted = |sort, descending| {
+            let q = SiteQuery {
+                sort,
+                descending,
+                ..SiteQuery::default()
+            };
+            select_sites(&t.sites, &q).rows
+        };
+        assert_eq!(sorted(SiteSort::State, false)[0].name, t.sites[40].name);
+        assert_eq!(sorted(SiteSort::Parent, false)[0].name, t.sites[42].name);
+        assert_eq!(
+            sorted(SiteSort::Mep, false)[0].mep_status,
+            MepStatus::Inactive
+        );
+        let by_name = sorted(SiteSort::Name, true);
+        assert!(by_name.windows(2).all(|w| w[0].name >= w[1].name));
+        assert_eq!(sorted(SiteSort::Role, true)[0].role, SiteRole::Child);
         for (key, state) in SiteState::ALL {
             assert_eq!(SiteState::parse(key), Some(state));
         }

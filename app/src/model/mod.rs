@@ -15,15 +15,19 @@ pub mod attention;
 pub mod autoscale;
 pub mod autoscale_groups;
 pub mod axis;
+pub mod connector_list;
 pub mod evaluator_preview;
 pub mod evaluators;
 #[cfg(test)]
 mod fixtures;
 pub mod gslb;
+pub mod gslb_links;
 pub mod gslb_picture;
 pub mod gslb_sites;
 pub mod lhc;
+pub mod listing;
 pub mod lms;
+pub mod node_list;
 pub mod overview;
 pub mod rl_list;
 

@@ -12,14 +12,17 @@ use leptos_router::hooks::use_query_map;
 
 use crate::api::autoscale::autoscale_list;
 use crate::components::autoscale_charts::{minute_label, state_key};
-use crate::components::filter_form::{kept_filters, FilterForm};
+use crate::components::filter_form::{FilterForm, KeptSort};
+use crate::components::list_url::{matching_summary, ListUrl};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
-use crate::components::sort_header::{sort_header, SortedBy};
+use crate::components::section_tabs::SectionTabs;
 use crate::format::sim_time;
 use crate::model::autoscale::GroupListPage;
-use crate::model::autoscale_groups::{GroupPage, GROUP_PAGE_SIZE, GROUP_SORTS, STATE_KEYS};
+use crate::model::autoscale_groups::{
+    GroupPage, GroupSort, GROUP_PAGE_SIZE, GROUP_SORTS, MODE_KEYS, STATE_KEYS,
+};
 use crate::pages::LoadError;
 use crate::time_travel::{use_as_of, AsOf};
 
@@ -35,6 +38,13 @@ pub fn StateBadge(state: ClusterState, until: Option<u64>) -> impl IntoView {
             {until.map(|m| view! { <span class="small">{format!(" → {}", minute_label(m))}</span> })}
         </span>
     }
+}
+
+/// The section's tabs.
+#[component]
+pub fn AutoscaleNav(current: &'static str) -> impl IntoView {
+    const TABS: &[(&str, &str)] = &[("/autoscale", "Groups"), ("/autoscale/nodes", "Nodes")];
+    view! { <SectionTabs tabs=TABS current/> }
 }
 
 /// `DNS` or `NLB`.
@@ -128,6 +138,7 @@ pub fn AutoscalePage() -> impl IntoView {
         <Title text="Autoscale"/>
         <h1>"Autoscale"</h1>
         <PageHelp text="Each autoscale group of ADC clusters, one row per group with its zones: how many nodes each zone's cluster runs, against its minimum and maximum, and where the decision cycle stands (evaluating, cooldown, draining, waiting for DNS TTL). Search by name or domain, keep the groups with a cluster in one state, or sort by a column: the address keeps the view, to share it. Open a group for its timeline and the reason of every scale event."/>
+        <AutoscaleNav current="/autoscale"/>
         <p class="muted">
             "Autoscale groups of ADC clusters, one cluster per availability zone, decided per cluster. Statistics every minute: scale out when any threshold stays above its maximum for the watch time, scale in when all stay below their minimum; cooldown after a scale-out, drain (and the DNS TTL in DNS mode) after a scale-in."
         </p>
@@ -161,11 +172,11 @@ fn GroupFilters() -> impl IntoView {
             </select></label>
             <label>"Mode " <select name="mode">
                 <option value="" selected=move || current("mode").is_empty()>"any"</option>
-                <option value="dns" selected=move || current("mode") == "dns">"DNS"</option>
-                <option value="nlb" selected=move || current("mode") == "nlb">"NLB"</option>
+                {MODE_KEYS.into_iter().map(|(key, mode)| view! {
+                    <option value=key selected=move || current("mode") == key>{mode_label(mode)}</option>
+                }).collect_view()}
             </select></label>
-            <input type="hidden" name="sort" prop:value=move || current("sort")/>
-            <input type="hidden" name="desc" prop:value=move || current("desc")/>
+            <KeptSort/>
             <button type="submit">"Filter"</button>
         </FilterForm>
     }
@@ -173,36 +184,18 @@ fn GroupFilters() -> impl IntoView {
 
 #[component]
 fn GroupTable(page: GroupPage, now_ms: u64) -> impl IntoView {
-    let query = use_query_map();
     let as_of = use_as_of().get_untracked();
-    let current = move |k: &str| query.read_untracked().get(k).unwrap_or_default();
-    let sort = current("sort");
-    let now = SortedBy {
-        key: if sort.is_empty() { "name" } else { &sort },
-        desc: current("desc") == "1",
-    };
-    let filters =
-        kept_filters(&query.read_untracked(), &["q", "state", "mode"]) + &as_of.and_params();
-    let sort_q = format!("sort={}&desc={}", now.key, u8::from(now.desc));
-    let page_filters = filters.clone();
-    let href = move |n: u32| format!("/autoscale?{sort_q}{page_filters}&page={n}");
-    let summary = if page.matching == page.total {
-        format!("{} groups", page.total)
-    } else {
-        format!("{} of {} groups match", page.matching, page.total)
-    };
-    let header = |key: &'static str, label: &'static str| {
-        sort_header(key, label, now, false, |key, desc| {
-            format!("/autoscale?sort={key}&desc={}{filters}", u8::from(desc))
-        })
-    };
+    let url = ListUrl::current("/autoscale", &["q", "state", "mode"]).sorted_by_default("name");
+    let summary = matching_summary(page.matching, page.total, "groups");
+    let header =
+        |(key, _, label): (&'static str, GroupSort, &'static str)| url.header(key, label, false);
     let [name, mode, nodes, decision] = GROUP_SORTS;
     view! {
         <p class="muted" id="group-matching" data-matching=page.matching.to_string()>{summary}</p>
         <table tabindex="0" id="group-table">
             <thead><tr>
-                {header(name.0, name.1)}{header(mode.0, mode.1)}<th>"Application"</th><th>"Limits"</th>
-                {header(nodes.0, "Clusters (zone, state, nodes in service)")}{header(decision.0, decision.1)}
+                {header(name)}{header(mode)}<th>"Application"</th><th>"Limits"</th>
+                {header((nodes.0, nodes.1, "Clusters (zone, state, nodes in service)"))}{header(decision)}
             </tr></thead>
             <tbody>
                 {(page.total == 0).then(|| view! { <tr><td colspan="6" class="empty">"No autoscale group in this scenario."</td></tr> })}
@@ -210,7 +203,7 @@ fn GroupTable(page: GroupPage, now_ms: u64) -> impl IntoView {
                 {page.rows.into_iter().map(|g| group_row(g, &as_of)).collect_view()}
             </tbody>
         </table>
-        <Pager page=page.page total=u64::from(page.matching) per_page=GROUP_PAGE_SIZE href/>
+        <Pager page=page.page total=u64::from(page.matching) per_page=GROUP_PAGE_SIZE href=url.page_href()/>
         <p class="muted small">{format!("Simulated time {}", sim_time(now_ms))}</p>
     }
 }

@@ -4,7 +4,7 @@
 //! their reasons; and for operators the load, application and distribution actions.
 
 use engine::autoscale::config::DistributionMode;
-use engine::autoscale::views::{ClusterView, GroupView, InjectionView, NodeState, RecordsView};
+use engine::autoscale::views::{ClusterView, GroupView, InjectionView, RecordsView};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -24,6 +24,7 @@ use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::format::{short_details, sim_time, Instant};
 use crate::model::autoscale::{metric_name, metric_unit, switch_consequences, GroupDetail};
+use crate::model::node_list::node_state_label;
 use crate::model::EventRow;
 use crate::pages::autoscale::{decision_label, mode_label, Decision, StateBadge};
 use crate::pages::{action_error, LoadError};
@@ -206,15 +207,6 @@ fn Zone(cluster: ClusterView, timeline: Option<Timeline>, dns: bool) -> impl Int
     }
 }
 
-fn node_state(state: NodeState) -> &'static str {
-    match state {
-        NodeState::Provisioning => "provisioning",
-        NodeState::InService => "in service",
-        NodeState::Draining => "draining",
-        NodeState::TtlWait => "TTL wait",
-    }
-}
-
 #[component]
 fn Nodes(cluster: ClusterView) -> impl IntoView {
     let empty = cluster.nodes.is_empty();
@@ -226,11 +218,11 @@ fn Nodes(cluster: ClusterView) -> impl IntoView {
                 <tbody>
                     {empty.then(|| view! { <tr><td colspan="5" class="empty">"No node."</td></tr> })}
                     {cluster.nodes.into_iter().map(|n| view! {
-                        <tr data-node=n.id.clone() data-state=node_state(n.state)>
+                        <tr data-node=n.id.clone() data-state=node_state_label(n.state)>
                             <td class="mono">{n.id.clone()}</td>
                             <td class="mono">{n.ip}</td>
                             <td class="mono">{n.public_ip.unwrap_or_else(|| "—".into())}</td>
-                            <td>{node_state(n.state)}</td>
+                            <td>{node_state_label(n.state)}</td>
                             <td class="mono"><Instant t_ms=n.since_ms/></td>
                         </tr>
                     }).collect_view()}

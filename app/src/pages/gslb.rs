@@ -13,8 +13,9 @@ use leptos_router::hooks::use_query_map;
 use crate::api::gslb::{gslb_console, gslb_resolve, GslbAct};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
-use crate::components::filter_form::{kept_filters, FilterForm};
+use crate::components::filter_form::{FilterForm, KeptSort};
 use crate::components::layout::user_allows;
+use crate::components::list_url::{matching_summary, ListUrl};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
@@ -22,7 +23,9 @@ use crate::components::section_tabs::SectionTabs;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::format::sim_time;
 use crate::model::gslb::GslbActInput;
-use crate::model::gslb_sites::{GslbConsolePage, GslbTotals, SitePage, SiteState, SITE_PAGE_SIZE};
+use crate::model::gslb_sites::{
+    GslbConsolePage, GslbTotals, SitePage, SiteState, SITE_PAGE_SIZE, SITE_SORTS,
+};
 use crate::pages::{action_error, LoadError};
 use crate::time_travel::use_as_of;
 
@@ -31,6 +34,7 @@ use crate::time_travel::use_as_of;
 pub fn GslbNav(current: &'static str) -> impl IntoView {
     const TABS: &[(&str, &str)] = &[
         ("/gslb", "Topology"),
+        ("/gslb/links", "MEP links"),
         ("/gslb/guided", "Documented scenarios"),
         ("/gslb/cli", "CLI import / export"),
     ];
@@ -47,17 +51,18 @@ pub fn GslbPage() -> impl IntoView {
     let params = Memo::new(move |_| {
         let q = query.read();
         (
-            q.get("q"),
-            q.get("role"),
-            q.get("state"),
+            (q.get("q"), q.get("role"), q.get("state")),
+            (q.get("sort"), q.get("desc").map(|d| d == "1")),
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
             q.get("expand"),
         )
     });
     let page = Resource::new(
         move || (params.get(), tick.get(), act.version().get(), as_of.get()),
-        |((q, role, state, page, expand), _, _, as_of)| {
-            gslb_console(q, role, state, page, expand, as_of.at, as_of.run)
+        |(((q, role, state), (sort, desc), page, expand), _, _, as_of)| {
+            gslb_console(
+                q, role, state, sort, desc, page, expand, as_of.at, as_of.run,
+            )
         },
     );
     view! {
@@ -159,6 +164,7 @@ fn SiteFilters() -> impl IntoView {
                 }).collect_view()}
             </select></label>
             <input type="hidden" name="expand" prop:value=move || current("expand")/>
+            <KeptSort/>
             <button type="submit">"Filter"</button>
         </FilterForm>
     }
@@ -167,15 +173,10 @@ fn SiteFilters() -> impl IntoView {
 #[component]
 fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
     let as_of = use_as_of().get_untracked();
-    let query = use_query_map();
-    let filters = kept_filters(&query.read_untracked(), &["q", "role", "state", "expand"])
-        + &as_of.and_params();
-    let href = move |n: u32| format!("/gslb?page={n}{filters}");
-    let summary = if sites.matching == sites.total {
-        format!("{} sites", sites.total)
-    } else {
-        format!("{} of {} sites match", sites.matching, sites.total)
-    };
+    let url = ListUrl::current("/gslb", &["q", "role", "state", "expand"]);
+    let summary = matching_summary(sites.matching, sites.total, "sites");
+    let [name, role, state, mep, parent] =
+        SITE_SORTS.map(|(key, _, label)| url.header(key, label, false));
     let (number, matching) = (sites.page, sites.matching);
     let power = move |site: String, up: bool| {
         act.dispatch(GslbAct {
@@ -192,7 +193,7 @@ fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> imp
             <SiteFilters/>
             <p class="muted" id="site-matching" data-matching=matching.to_string()>{summary}</p>
             <table tabindex="0" id="site-table">
-                <thead><tr><th>"Site"</th><th>"Role"</th><th>"IP / public IP"</th><th>"State"</th><th>"MEP"</th><th>"Parent (configured)"</th><th>"Backup parents"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
+                <thead><tr>{name}{role}<th>"IP / public IP"</th>{state}{mep}{parent}<th>"Backup parents"</th>{can_act.then(|| view! { <th></th> })}</tr></thead>
                 <tbody>
                     {sites.rows.into_iter().map(|s| {
                         let name = s.name.clone();
@@ -247,7 +248,7 @@ fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> imp
                     }).collect_view()}
                 </tbody>
             </table>
-            <Pager page=number total=u64::from(matching) per_page=SITE_PAGE_SIZE href/>
+            <Pager page=number total=u64::from(matching) per_page=SITE_PAGE_SIZE href=url.page_href()/>
         </section>
     }
 }

@@ -62,7 +62,8 @@ pub fn GslbSitePage() -> impl IntoView {
     }
 }
 
-fn direction_text(d: &DirectionView) -> String {
+/// One direction of a MEP link in words: delivering or cut, and how the receiver sees it.
+pub(crate) fn direction_text(d: &DirectionView) -> String {
     format!(
         "{}, {} since {}",
         if d.delivering { "delivering" } else { "cut" },

@@ -10,10 +10,11 @@ use crate::api::estate::configured_estate;
 use crate::api::lhc::lhc_locations;
 use crate::components::charts::state_class;
 use crate::components::facts::Facts;
-use crate::components::filter_form::{kept_filters, FilterForm};
+use crate::components::filter_form::{kept_filters, FilterForm, KeptSort};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
+use crate::components::section_tabs::SectionTabs;
 use crate::components::sort_header::{sort_header, SortedBy};
 use crate::model::rl_list::{RlPage, RL_PAGE_SIZE};
 use crate::pages::LoadError;
@@ -23,6 +24,16 @@ use crate::time_travel::{use_as_of, AsOf};
 #[component]
 pub fn HaBadge(state: HaState) -> impl IntoView {
     view! { <span class=format!("badge ha {}", state_class(state)) data-state=state.as_str()>{state.label()}</span> }
+}
+
+/// The section's tabs.
+#[component]
+pub fn LhcNav(current: &'static str) -> impl IntoView {
+    const TABS: &[(&str, &str)] = &[
+        ("/lhc", "Resource locations"),
+        ("/lhc/connectors", "Cloud Connectors"),
+    ];
+    view! { <SectionTabs tabs=TABS current/> }
 }
 
 /// One row per resource location; links keep the instant shown (`as_of`).
@@ -85,6 +96,7 @@ pub fn LhcPage() -> impl IntoView {
         <Title text="Resource locations"/>
         <h1>"Resource locations"</h1>
         <PageHelp text="Every resource location with its Local Host Cache / HA state: Working Normally while the Cloud Connectors reach the cloud, then Pending HA, HA Initial and Extended HA during an outage, and Pending Recovery on the way back. The columns show the elected secondary broker and where the VDAs are registered (cloud, secondary broker, unregistered). A warning means the location is not ready for an outage. Search by name, keep one HA state, or sort by any column: the address keeps the view, to share it."/>
+        <LhcNav current="/lhc"/>
         <p class="muted">
             "Local Host Cache / HA mode of Cloud Connectors. The vendor does not publish the durations of Pending HA, HA Initial and Pending Recovery: those defaults are assumed, the others documented (see Settings below)."
         </p>
@@ -97,8 +109,7 @@ pub fn LhcPage() -> impl IntoView {
                         <option value=s.as_str() selected=move || current("state") == s.as_str()>{s.label()}</option>
                     }).collect_view()}
                 </select></label>
-                <input type="hidden" name="sort" prop:value=move || current("sort")/>
-                <input type="hidden" name="desc" prop:value=move || current("desc")/>
+                <KeptSort/>
                 <button type="submit">"Filter"</button>
             </FilterForm>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>

@@ -12,8 +12,9 @@ use crate::api::lhc::{lhc_location, lhc_vdas, LhcAct, VDA_PAGE_SIZE};
 use crate::components::charts::{RegistrationChart, StateBand};
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
-use crate::components::filter_form::{kept_filters, FilterForm};
+use crate::components::filter_form::{FilterForm, KeptSort};
 use crate::components::layout::user_allows;
+use crate::components::list_url::ListUrl;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
@@ -299,19 +300,22 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
             q.get("broker"),
             q.get("maintenance"),
             q.get("kind"),
+            (q.get("sort"), q.get("desc").map(|d| d == "1")),
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
         )
     });
     let as_of = use_as_of();
     let page = Resource::new(
         move || (id.get(), filters.get(), as_of.get()),
-        |(id, (name, broker, maintenance, kind, page), as_of)| {
+        |(id, (name, broker, maintenance, kind, (sort, desc), page), as_of)| {
             lhc_vdas(
                 id,
                 name,
                 broker,
                 maintenance,
                 kind,
+                sort,
+                desc,
                 page,
                 as_of.at,
                 as_of.run,
@@ -335,6 +339,7 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
                     <option value="">"any"</option>
                     {["multi_session", "pooled_vdi", "static"].into_iter().map(|k| view! { <option value=k selected=move || current("kind") == k>{k}</option> }).collect_view()}
                 </select></label>
+                <KeptSort/>
                 <button type="submit">"Filter"</button>
             </FilterForm>
         }
@@ -359,18 +364,21 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
 #[component]
 fn VdaTable(page: VdaPage, id: String) -> impl IntoView {
     let number = u32::try_from(page.offset / VDA_PAGE_SIZE as usize).unwrap_or(0) + 1;
-    let query = use_query_map();
-    let href = move |n: u32| {
-        let keep = kept_filters(
-            &query.read_untracked(),
-            &["q", "broker", "maintenance", "kind"],
-        );
-        format!("/lhc/{id}?page={n}{keep}")
-    };
+    // The charts' range is kept too.
+    let url = ListUrl::current(
+        format!("/lhc/{id}"),
+        &["q", "broker", "maintenance", "kind", "range", "from", "to"],
+    );
+    let header = |key, label, desc_first| url.header(key, label, desc_first);
     view! {
         <p class="muted" id="vda-total" data-total=page.total.to_string()>{format!("{} VDAs match", page.total)}</p>
         <table tabindex="0" id="vda-table">
-            <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Delivery group"</th><th>"Broker"</th><th>"Sessions"</th><th>"Maintenance"</th><th>"Heartbeat phase"</th></tr></thead>
+            <thead><tr>
+                {header("name", "Name", false)}<th>"Kind"</th><th>"Delivery group"</th>
+                // Not registered first; the most sessions first.
+                {header("broker", "Broker", false)}{header("sessions", "Sessions", true)}
+                <th>"Maintenance"</th>{header("phase", "Heartbeat phase", false)}
+            </tr></thead>
             <tbody>
                 {page.rows.into_iter().map(|v| {
                     let broker = match &v.broker {
@@ -392,6 +400,6 @@ fn VdaTable(page: VdaPage, id: String) -> impl IntoView {
                 }).collect_view()}
             </tbody>
         </table>
-        <Pager page=number total=page.total as u64 per_page=VDA_PAGE_SIZE href/>
+        <Pager page=number total=page.total as u64 per_page=VDA_PAGE_SIZE href=url.page_href()/>
     }
 }

@@ -11,7 +11,7 @@ use leptos_router::hooks::use_query_map;
 use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, SERVER_PAGE_SIZE};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
-use crate::components::filter_form::{kept_filters, FilterForm};
+use crate::components::filter_form::{kept_filters, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
@@ -359,8 +359,7 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
                         <option value=value selected=move || current("band") == key>{label}</option>
                     }}).collect_view()}
                 </select></label>
-                <input type="hidden" name="sort" prop:value=move || current("sort")/>
-                <input type="hidden" name="desc" prop:value=move || current("desc")/>
+                <KeptSort/>
                 <button type="submit">"Filter"</button>
             </FilterForm>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>

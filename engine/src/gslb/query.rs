@@ -18,17 +18,7 @@ impl GslbEngine {
         let sites = (0..self.sites.len())
             .map(|s| self.site_view(super::engine::idx(s)))
             .collect();
-        let mut links = Vec::new();
-        for a in 0..self.np {
-            for b in a + 1..self.np {
-                links.push(self.link_view(super::engine::idx(a), super::engine::idx(b)));
-            }
-        }
-        for (c, child) in self.children.iter().enumerate() {
-            if let Some(p) = child.current {
-                links.push(self.link_view(p, self.child_site(super::engine::idx(c))));
-            }
-        }
+        let links = self.links();
         let domains = self
             .cfg
             .domains
@@ -59,6 +49,23 @@ impl GslbEngine {
             rejections: self.rejections,
             dns_answered: self.dns_answered,
         }
+    }
+
+    /// Every MEP link now, in the topology's order: the parent mesh, then each child's link
+    /// to its current parent (an orphaned child has none).
+    pub fn links(&self) -> Vec<LinkView> {
+        let mut links = Vec::new();
+        for a in 0..self.np {
+            for b in a + 1..self.np {
+                links.push(self.link_view(super::engine::idx(a), super::engine::idx(b)));
+            }
+        }
+        for (c, child) in self.children.iter().enumerate() {
+            if let Some(p) = child.current {
+                links.push(self.link_view(p, self.child_site(super::engine::idx(c))));
+            }
+        }
+        links
     }
 
     /// One site now.

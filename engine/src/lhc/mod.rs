@@ -45,5 +45,5 @@ pub use engine::LhcEngine;
 pub use ha_state::HaState;
 pub use views::{
     Broker, BrokerFilter, ComponentsView, ConnectorView, LocalDbView, RlView, RlWarning,
-    StorefrontView, VdaPage, VdaQuery, VdaRow,
+    StorefrontView, VdaPage, VdaQuery, VdaRow, VdaSort,
 };

@@ -9,7 +9,7 @@ use super::model::Target;
 use super::vdas::{code_connector, secondary_code, CLOUD, STALE, UNREGISTERED};
 use super::views::{
     Broker, BrokerFilter, ComponentsView, ConnectorView, LocalDbView, RlView, RlWarning,
-    StorefrontView, VdaPage, VdaQuery, VdaRow, MAX_PAGE,
+    StorefrontView, VdaPage, VdaQuery, VdaRow, VdaSort, MAX_PAGE,
 };
 
 impl LhcEngine {
@@ -239,6 +239,9 @@ impl LhcEngine {
             want_code = Some(secondary_code(self.connectors[c].local));
         }
         let prefix = q.name_prefix.as_ref().map(|p| p.to_lowercase());
+        // In name order the page is cut while scanning; another order keys every match.
+        let by_name = q.sort == VdaSort::Name && !q.descending;
+        let mut keyed: Vec<(u64, u32)> = Vec::new();
         for pool in &self.vdas.pools {
             if only_rl.is_some_and(|r| r != pool.rl) || q.kind.is_some_and(|k| k != pool.kind) {
                 continue;
@@ -266,13 +269,47 @@ impl LhcEngine {
                         continue;
                     }
                 }
-                if page.total >= q.offset && page.rows.len() < limit {
+                if !by_name {
+                    let key = match q.sort {
+                        VdaSort::Name => u64::from(v),
+                        VdaSort::Broker => match code {
+                            _ if !registered => 0,
+                            CLOUD => 2,
+                            _ => 1,
+                        },
+                        VdaSort::Sessions => u64::from(self.vdas.sessions[g]),
+                        VdaSort::HeartbeatPhase => self.vdas.phase_ms(v),
+                    };
+                    keyed.push((key, v));
+                } else if page.total >= q.offset && page.rows.len() < limit {
                     if let Some(row) = self.vda_row(v) {
                         page.rows.push(row);
                     }
                 }
                 page.total += 1;
             }
+        }
+        if !by_name {
+            let order = |a: &(u64, u32), b: &(u64, u32)| {
+                let column = if q.descending {
+                    b.0.cmp(&a.0)
+                } else {
+                    a.0.cmp(&b.0)
+                };
+                column.then(a.1.cmp(&b.1))
+            };
+            // Only the rows up to the page's end need an order: select them, then sort those.
+            let end = q.offset.saturating_add(limit);
+            if end < keyed.len() {
+                keyed.select_nth_unstable_by(end, order);
+                keyed.truncate(end);
+            }
+            keyed.sort_unstable_by(order);
+            page.rows = keyed
+                .into_iter()
+                .skip(q.offset)
+                .filter_map(|(_, v)| self.vda_row(v))
+                .collect();
         }
         page
     }

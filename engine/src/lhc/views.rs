@@ -161,6 +161,21 @@ pub enum BrokerFilter {
     Unregistered,
 }
 
+/// The order of a VDA listing. Ties keep the name order (resource location, pool, number).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VdaSort {
+    /// Resource location, pool and number.
+    #[default]
+    Name,
+    /// Unregistered, then on a secondary broker, then on the cloud broker.
+    Broker,
+    /// Sessions.
+    Sessions,
+    /// Offset of the heartbeats.
+    HeartbeatPhase,
+}
+
 /// A page of the VDA listing, with filters (all optional, combined with *and*).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -177,6 +192,10 @@ pub struct VdaQuery {
     pub maintenance: Option<bool>,
     /// Only names starting with this (case-insensitive).
     pub name_prefix: Option<String>,
+    /// Order of the rows.
+    pub sort: VdaSort,
+    /// Reverse order (ties keep the name order).
+    pub descending: bool,
     /// Rows to skip.
     pub offset: usize,
     /// Rows to return, `1..=1000` (clamped).
@@ -192,6 +211,8 @@ impl Default for VdaQuery {
             in_use: None,
             maintenance: None,
             name_prefix: None,
+            sort: VdaSort::Name,
+            descending: false,
             offset: 0,
             limit: 50,
         }

@@ -322,9 +322,16 @@ async fn gslb_sites_are_searched_and_filtered_on_the_server_and_bad_filters_name
     );
     let (_, down) = console("state=down").await;
     assert!(names(&down).is_empty());
+    let (_, by_name) = console("sort=name&desc=true").await;
+    let mut descending = names(&all);
+    descending.sort_by(|a, b| b.cmp(a));
+    assert_eq!(names(&by_name), descending);
+    let (_, children_first) = console("sort=role&desc=true&role=child").await;
+    assert_eq!(names(&children_first).len(), 4);
     for (form, field) in [
         ("role=grandparent", "role"),
         ("state=sideways", "state"),
+        ("sort=size", "sort"),
         ("page=0", "page"),
     ] {
         let (status, text) = console(form).await;
@@ -373,6 +380,16 @@ async fn a_locations_vdas_are_searched_by_name_on_the_server_and_a_long_search_r
     let (status, text) = vdas(long).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(text.contains("q") && text.contains("100"), "{text}");
+    // Sorted on the server: by name backwards, and the other columns keep the name order
+    // among ties (no sessions yet: by sessions is the name order).
+    let (_, backwards) = vdas("resource_location=rl-paris&sort=name&desc=true".into()).await;
+    let (_, names) = page(&backwards);
+    assert_eq!(names.first().map(String::as_str), Some("PAR-VDI-120"));
+    let (_, by_sessions) = vdas("resource_location=rl-paris&sort=sessions&desc=true".into()).await;
+    assert_eq!(page(&by_sessions), page(&all));
+    let (status, text) = vdas("resource_location=rl-paris&sort=size".into()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(text.contains("sort") && text.contains("sessions"), "{text}");
 }
 
 #[tokio::test]
