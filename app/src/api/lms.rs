@@ -179,15 +179,24 @@ pub async fn lms_sessions(
     .await
 }
 
-/// One server: now, its load samples, the placements that chose or skipped it, its
-/// sessions and events.
+/// Most load samples a server's chart receives: one per two pixels of its width.
+pub const CHART_SAMPLES: usize = 450;
+
+/// One server: now, its load samples in the chart's time range (`range`, or `from` and `to`,
+/// as the page's URL has them; at most [`CHART_SAMPLES`], each the peak of its slice of the
+/// range), the placements that chose or skipped it, its sessions and events.
 #[server(endpoint = "lms_server", input = crate::api::codec::Form)]
 pub async fn lms_server(
     host: String,
+    range: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
     at: Option<String>,
     run: Option<i64>,
 ) -> Result<ServerDetail, AppError> {
     use crate::auth::read_only;
+    use crate::components::charts::{in_window, thin_to_peaks};
+    use crate::components::time_range::TimeRange;
     use engine::lms::views::SessionQuery;
     read_only(
         "lms.server",
@@ -213,6 +222,9 @@ pub async fn lms_server(
             let Some((server, sessions, formula, indexes, now_ms)) = now else {
                 return Err(AppError::NotFound(format!("no server `{host}`")));
             };
+            let (from_ms, to_ms) =
+                TimeRange::from_query(range.as_deref(), from.as_deref(), to.as_deref())
+                    .window(now_ms);
             let window = estate.window();
             let h = services::charts::lms::server_history(
                 &services.store,
@@ -226,7 +238,14 @@ pub async fn lms_server(
                 formula,
                 indexes,
                 now_ms,
-                samples: h.samples,
+                samples: thin_to_peaks(
+                    in_window(&h.samples, |s| s.t_ms, |s, t| s.t_ms = t, from_ms, to_ms),
+                    |s| s.t_ms,
+                    |s| u64::from(s.load.max(s.dc_load.unwrap_or(0))),
+                    from_ms,
+                    to_ms,
+                    CHART_SAMPLES,
+                ),
                 placements: h.placements,
                 sessions,
                 events: h

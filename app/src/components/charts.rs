@@ -41,6 +41,48 @@ pub fn in_window<T: Clone>(
     out
 }
 
+/// At most `buckets` points of a step series (oldest first) spread over `[from, to]`: in each
+/// of `buckets` equal slices of the window, the point of the highest `value` (the first of
+/// equals), so that a chart as wide as `buckets` pixels keeps every peak. A series that
+/// already fits is returned as it is.
+pub fn thin_to_peaks<T>(
+    points: Vec<T>,
+    t_ms: impl Fn(&T) -> u64,
+    value: impl Fn(&T) -> u64,
+    from: u64,
+    to: u64,
+    buckets: usize,
+) -> Vec<T> {
+    if points.len() <= buckets || buckets == 0 {
+        return points;
+    }
+    let span = to.saturating_sub(from).max(1);
+    let slice = |t: u64| -> usize {
+        let offset = u128::from(t.clamp(from, to) - from);
+        let b = offset * buckets as u128 / u128::from(span);
+        usize::try_from(b).unwrap_or(usize::MAX).min(buckets - 1)
+    };
+    let mut out: Vec<T> = Vec::with_capacity(buckets);
+    let mut current: Option<usize> = None;
+    for p in points {
+        let b = slice(t_ms(&p));
+        match (current, out.last()) {
+            (Some(c), Some(kept)) if c == b => {
+                if value(&p) > value(kept) {
+                    if let Some(last) = out.last_mut() {
+                        *last = p;
+                    }
+                }
+            }
+            _ => {
+                current = Some(b);
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 /// The last point at or before `t` of a step series.
 pub fn at_instant<T>(points: &[T], t_ms: impl Fn(&T) -> u64, t: u64) -> Option<&T> {
     points
@@ -172,5 +214,35 @@ mod tests {
         }
         assert_eq!(at_instant(&points, |p| p.0, 250), Some(&(200, 'c')));
         assert_eq!(at_instant(&points[1..], |p| p.0, 50), None);
+    }
+
+    #[test]
+    fn a_long_series_is_thinned_to_the_peak_of_each_slice() {
+        // (instant, value): four slices of 100 ms over [0, 400].
+        let points: Vec<(u64, u64)> = vec![
+            (0, 5),
+            (30, 9),
+            (60, 9),
+            (90, 1),
+            (150, 2),
+            (310, 7),
+            (320, 3),
+            (399, 8),
+            (400, 4),
+        ];
+        let thin = |buckets| thin_to_peaks(points.clone(), |p| p.0, |p| p.1, 0, 400, buckets);
+        assert_eq!(thin(4), vec![(30, 9), (150, 2), (399, 8)]);
+        assert_eq!(thin(1), vec![(30, 9)]);
+        assert_eq!(thin(9), points, "a series that fits is kept whole");
+        assert_eq!(thin(0), points);
+        let many: Vec<(u64, u64)> = (0..10_000).map(|t| (t, t % 97)).collect();
+        let kept = thin_to_peaks(many, |p| p.0, |p| p.1, 0, 9_999, 450);
+        assert!(kept.len() <= 450, "{}", kept.len());
+        assert!(kept.windows(2).all(|w| w[0].0 < w[1].0), "oldest first");
+        assert_eq!(
+            kept.iter().map(|p| p.1).max(),
+            Some(96),
+            "the highest peak is kept"
+        );
     }
 }

@@ -7,7 +7,7 @@ use engine::lms::views::{AuditRow, ServerView};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::lms::{lms_server, LmsAct, LmsActInput};
 use crate::components::confirm::ConfirmButton;
@@ -32,9 +32,25 @@ pub fn LmsServerPage() -> impl IntoView {
     let tick = use_live_refresh("lms");
     let as_of = use_as_of();
     let range = use_time_range();
+    // The chart's range, as the URL names it: the server sends only the samples it shows.
+    let query = use_query_map();
+    let range_params = Memo::new(move |_| {
+        let q = query.read();
+        (q.get("range"), q.get("from"), q.get("to"))
+    });
     let detail = Resource::new(
-        move || (host.get(), tick.get(), act.version().get(), as_of.get()),
-        |(host, _, _, as_of)| lms_server(host, as_of.at, as_of.run),
+        move || {
+            (
+                host.get(),
+                range_params.get(),
+                tick.get(),
+                act.version().get(),
+                as_of.get(),
+            )
+        },
+        |(host, (range, from, to), _, _, as_of)| {
+            lms_server(host, range, from, to, as_of.at, as_of.run)
+        },
     );
     view! {
         <Title text="Server"/>
