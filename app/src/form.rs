@@ -28,12 +28,18 @@ pub const SEARCH_MAX: usize = 100;
 /// A list's search (`q`), trimmed; `None` when blank, refused beyond [`SEARCH_MAX`]
 /// characters.
 pub fn search(q: &Option<String>) -> Result<Option<String>, AppError> {
-    match optional(q) {
-        Some(q) if q.chars().count() > SEARCH_MAX => Err(AppError::invalid(
-            "q",
+    searched(q, "q")
+}
+
+/// A list's text filter named `field`, trimmed; `None` when blank, refused beyond
+/// [`SEARCH_MAX`] characters.
+pub fn searched(v: &Option<String>, field: &str) -> Result<Option<String>, AppError> {
+    match optional(v) {
+        Some(v) if v.chars().count() > SEARCH_MAX => Err(AppError::invalid(
+            field,
             format!("must be at most {SEARCH_MAX} characters"),
         )),
-        q => Ok(q.map(str::to_owned)),
+        v => Ok(v.map(str::to_owned)),
     }
 }
 

@@ -63,19 +63,65 @@ pub async fn record(
     Ok(())
 }
 
+/// Which audit rows a listing keeps (all given conditions hold) and in which order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuditFilter {
+    /// Only this user's actions.
+    pub actor: Option<String>,
+    /// Only actions whose name starts with this (`lhc.`, `clock.set_speed`).
+    pub action_prefix: Option<String>,
+    /// Only refused (`true`) or only accepted (`false`) actions.
+    pub refused: Option<bool>,
+    /// Oldest first (the newest first otherwise).
+    pub oldest_first: bool,
+}
+
+/// The conditions of [`AuditFilter`], in SQL both stores read (`CAST` gives PostgreSQL each
+/// parameter's type even when it is `NULL`).
+const AUDIT_WHERE: &str = "WHERE (CAST($1 AS TEXT) IS NULL OR actor = CAST($1 AS TEXT)) \
+     AND (CAST($2 AS TEXT) IS NULL \
+          OR substr(action, 1, length(CAST($2 AS TEXT))) = CAST($2 AS TEXT)) \
+     AND (CAST($3 AS BIGINT) IS NULL OR (CASE WHEN outcome = 'ok' THEN 0 ELSE 1 END) = CAST($3 AS BIGINT))";
+
 /// The newest entries first; `offset`/`limit` page through them. Returns the page and the total.
 pub async fn list(store: &Store, offset: i64, limit: i64) -> Result<(Vec<AuditEntry>, i64)> {
-    let rows = on_pool!(store, pool => sqlx::query_as::<_, AuditEntry>(
-        "SELECT id, at, actor, action, arguments, outcome FROM audit_log ORDER BY id DESC LIMIT $1 OFFSET $2",
-    )
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(pool)
-    .await)?;
+    let (rows, total, _) = list_filtered(store, &AuditFilter::default(), offset, limit).await?;
+    Ok((rows, total))
+}
+
+/// The entries `filter` keeps, in its order; `offset`/`limit` page through them. Returns the
+/// page, the total of the log and how many the filter keeps.
+pub async fn list_filtered(
+    store: &Store,
+    filter: &AuditFilter,
+    offset: i64,
+    limit: i64,
+) -> Result<(Vec<AuditEntry>, i64, i64)> {
+    let order = if filter.oldest_first { "ASC" } else { "DESC" };
+    let select = format!(
+        "SELECT id, at, actor, action, arguments, outcome FROM audit_log {AUDIT_WHERE} \
+         ORDER BY id {order} LIMIT $4 OFFSET $5"
+    );
+    let count = format!("SELECT COUNT(*) FROM audit_log {AUDIT_WHERE}");
+    let refused = filter.refused.map(i64::from);
+    let rows = on_pool!(store, pool => sqlx::query_as::<_, AuditEntry>(&select)
+        .bind(filter.actor.as_deref())
+        .bind(filter.action_prefix.as_deref())
+        .bind(refused)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(pool)
+        .await)?;
+    let matching = on_pool!(store, pool => sqlx::query_scalar(&count)
+        .bind(filter.actor.as_deref())
+        .bind(filter.action_prefix.as_deref())
+        .bind(refused)
+        .fetch_one(pool)
+        .await)?;
     let total = on_pool!(store, pool => sqlx::query_scalar("SELECT COUNT(*) FROM audit_log")
         .fetch_one(pool)
         .await)?;
-    Ok((rows, total))
+    Ok((rows, total, matching))
 }
 
 #[cfg(test)]

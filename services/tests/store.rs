@@ -211,6 +211,84 @@ async fn the_audit_log_lists_newest_first() {
 }
 
 #[tokio::test]
+async fn the_audit_log_is_filtered_by_user_action_and_outcome_in_either_order() {
+    for (store, _dir) in stores().await {
+        let rows = [
+            ("alice", "clock.set_speed", "ok"),
+            ("bob", "lhc.force_outage", "ok"),
+            ("alice", "lhc.force_outage", "refused: not HA-ready"),
+            ("carol", "lhc.clear_outage", "ok"),
+            ("alice", "clock.step", "ok"),
+        ];
+        for (actor, action, outcome) in rows {
+            audit::record(&store, actor, action, &serde_json::json!({}), outcome)
+                .await
+                .expect("record");
+        }
+        let filter =
+            |actor: Option<&str>, action: Option<&str>, refused, oldest_first| audit::AuditFilter {
+                actor: actor.map(str::to_owned),
+                action_prefix: action.map(str::to_owned),
+                refused,
+                oldest_first,
+            };
+        // (filter, (actor, action) of the rows kept, in order)
+        let cases: [(audit::AuditFilter, &[(&str, &str)]); 7] = [
+            (
+                filter(Some("alice"), None, None, false),
+                &[
+                    ("alice", "clock.step"),
+                    ("alice", "lhc.force_outage"),
+                    ("alice", "clock.set_speed"),
+                ],
+            ),
+            (
+                filter(None, Some("lhc."), None, true),
+                &[
+                    ("bob", "lhc.force_outage"),
+                    ("alice", "lhc.force_outage"),
+                    ("carol", "lhc.clear_outage"),
+                ],
+            ),
+            (
+                filter(None, None, Some(true), false),
+                &[("alice", "lhc.force_outage")],
+            ),
+            (
+                filter(Some("alice"), Some("clock."), Some(false), true),
+                &[("alice", "clock.set_speed"), ("alice", "clock.step")],
+            ),
+            (filter(Some("Alice"), None, None, false), &[]),
+            (filter(None, Some("lhc.force_outage_"), None, false), &[]),
+            (filter(Some("dave"), None, None, false), &[]),
+        ];
+        for (f, want) in cases {
+            let (page, total, matching) =
+                audit::list_filtered(&store, &f, 0, 10).await.expect("list");
+            let got: Vec<(&str, &str)> = page
+                .iter()
+                .map(|r| (r.actor.as_str(), r.action.as_str()))
+                .collect();
+            assert_eq!(got, want, "{:?} {f:?}", store.dialect());
+            assert_eq!(
+                (total, matching),
+                (5, want.len() as i64),
+                "{:?} {f:?}",
+                store.dialect()
+            );
+        }
+        // Paged: the second page of alice's actions, oldest first.
+        let alice = filter(Some("alice"), None, None, true);
+        let (page, _, matching) = audit::list_filtered(&store, &alice, 2, 2)
+            .await
+            .expect("list");
+        assert_eq!(matching, 3);
+        assert_eq!(page.len(), 1);
+        assert_eq!(page[0].action, "clock.step");
+    }
+}
+
+#[tokio::test]
 async fn runs_are_created_found_and_closed() {
     for (store, _dir) in stores().await {
         let d = store.dialect();

@@ -8,6 +8,12 @@ use crate::model::{AuditPage, UserView};
 /// Rows per audit page.
 pub const AUDIT_PAGE_SIZE: u32 = 50;
 
+/// The audit page's outcome filter: URL key and whether the rows kept were refused.
+pub const AUDIT_OUTCOMES: [(&str, bool); 2] = [("ok", false), ("refused", true)];
+
+/// The audit page's orders: URL key and whether the oldest come first.
+pub const AUDIT_ORDERS: [(&str, bool); 2] = [("newest", false), ("oldest", true)];
+
 #[cfg(feature = "ssr")]
 impl From<services::accounts::User> for UserView {
     fn from(u: services::accounts::User) -> Self {
@@ -21,21 +27,39 @@ impl From<services::accounts::User> for UserView {
     }
 }
 
-/// One page of the audit log, newest first (admin).
+/// One page of the audit log (admin): the actions of user `user` (exact name), of actions
+/// whose name starts with `action` (`lhc.`), whose `outcome` is `ok` or `refused`, newest
+/// first or, with `order` `oldest`, oldest first.
 #[server(endpoint = "audit", input = crate::api::codec::Form)]
-pub async fn audit_entries(page: u32) -> Result<AuditPage, AppError> {
+pub async fn audit_entries(
+    page: Option<u32>,
+    user: Option<String>,
+    action: Option<String>,
+    outcome: Option<String>,
+    order: Option<String>,
+) -> Result<AuditPage, AppError> {
     use crate::auth::read_only;
+    use crate::form::{optional, page_number, searched};
+    use crate::model::listing::keyed;
     read_only(
         "audit.list",
         engine::Role::Admin,
         |services, _| async move {
-            if page == 0 {
-                return Err(AppError::invalid("page", "must be 1 or more"));
-            }
+            let page = page_number(page)?;
+            let filter = services::audit::AuditFilter {
+                actor: searched(&user, "user")?,
+                action_prefix: searched(&action, "action")?,
+                refused: keyed("outcome", &AUDIT_OUTCOMES, optional(&outcome))?,
+                oldest_first: keyed("order", &AUDIT_ORDERS, optional(&order))?.unwrap_or(false),
+            };
             let per_page = i64::from(AUDIT_PAGE_SIZE);
-            let (rows, total) =
-                services::audit::list(&services.store, i64::from(page - 1) * per_page, per_page)
-                    .await?;
+            let (rows, total, matching) = services::audit::list_filtered(
+                &services.store,
+                &filter,
+                i64::from(page - 1) * per_page,
+                per_page,
+            )
+            .await?;
             Ok(AuditPage {
                 rows: rows
                     .into_iter()
@@ -48,6 +72,7 @@ pub async fn audit_entries(page: u32) -> Result<AuditPage, AppError> {
                     })
                     .collect(),
                 total: u64::try_from(total).unwrap_or_default(),
+                matching: u64::try_from(matching).unwrap_or_default(),
                 page,
                 per_page: AUDIT_PAGE_SIZE,
             })

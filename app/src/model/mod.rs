@@ -349,10 +349,12 @@ pub struct AuditRow {
 /// One page of the audit log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditPage {
-    /// The rows, newest first.
+    /// The rows, newest first (oldest first when asked).
     pub rows: Vec<AuditRow>,
     /// All rows.
     pub total: u64,
+    /// The rows the filters keep.
+    pub matching: u64,
     /// This page (from 1).
     pub page: u32,
     /// Rows per page.

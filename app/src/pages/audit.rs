@@ -1,57 +1,102 @@
-//! The audit log (admin): every mutating action with who, when and the outcome.
+//! The audit log (admin): every mutating action with who, when and the outcome, filtered by
+//! user, action and outcome and paged on the server, newest or oldest first.
 
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::api::admin::audit_entries;
+use crate::api::admin::{audit_entries, AUDIT_OUTCOMES};
+use crate::components::filter_form::{kept_filters, FilterForm};
+use crate::components::list_url::matching_summary;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
+use crate::model::AuditPage as LogPage;
 use crate::pages::LoadError;
+
+/// The filters a page of the log keeps.
+const FILTERS: [&str; 4] = ["user", "action", "outcome", "order"];
 
 /// The audit page.
 #[component]
 pub fn AuditPage() -> impl IntoView {
     let query = use_query_map();
-    let page_no = Memo::new(move |_| {
-        query
-            .read()
-            .get("page")
-            .and_then(|p| p.parse::<u32>().ok())
-            .unwrap_or(1)
+    let params = Memo::new(move |_| {
+        let q = query.read();
+        (
+            q.get("page").and_then(|p| p.parse::<u32>().ok()),
+            (q.get("user"), q.get("action")),
+            (q.get("outcome"), q.get("order")),
+        )
     });
-    let page = Resource::new(move || page_no.get(), audit_entries);
+    let page = Resource::new(
+        move || params.get(),
+        |(page, (user, action), (outcome, order))| {
+            audit_entries(page, user, action, outcome, order)
+        },
+    );
+    let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Audit"/>
         <h1>"Audit log"</h1>
-        <PageHelp text="Every action a person took in the console, newest first: who, when (wall-clock time), what and with which values, and whether it was accepted. Clock changes, forced outages, evaluator edits, topology imports, alert acknowledgements and account changes are all here; filter by user or action."/>
-        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                match page.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(p) => view! {
-                        <section class="card">
-                            <table tabindex="0" class="audit" id="audit-table">
-                                <thead><tr><th>"When (UTC)"</th><th>"Who"</th><th>"Action"</th><th>"Arguments"</th><th>"Outcome"</th></tr></thead>
-                                <tbody>
-                                    {p.rows.into_iter().map(|r| {
-                                        let refused = r.outcome != "ok";
-                                        view! {
-                                        <tr>
-                                            <td class="mono">{r.at}</td>
-                                            <td>{r.actor}</td>
-                                            <td>{r.action}</td>
-                                            <td class="mono details">{r.arguments}</td>
-                                            <td class:refused=refused>{r.outcome}</td>
-                                        </tr>
-                                    }}).collect_view()}
-                                </tbody>
-                            </table>
-                            <Pager page=p.page total=p.total per_page=p.per_page href=|n| format!("/audit?page={n}")/>
-                        </section>
-                    }.into_any(),
-                }
-            })}
-        </Transition>
+        <PageHelp text="Every action a person took in the console, newest first: who, when (wall-clock time), what and with which values, and whether it was accepted. Clock changes, forced outages, evaluator edits, topology imports, alert acknowledgements and account changes are all here; filter by user, by the start of the action's name (lhc. for the resource locations' actions) or by outcome, or read it oldest first."/>
+        <section class="card">
+            <FilterForm class="form filters" id="audit-filters">
+                <label>"User " <input type="search" name="user" size="12" maxlength="100" placeholder="user name" prop:value=move || current("user")/></label>
+                <label>"Action starts with " <input type="search" name="action" size="16" maxlength="100" placeholder="lhc. or clock.set_speed" prop:value=move || current("action")/></label>
+                <label>"Outcome " <select name="outcome">
+                    <option value="" selected=move || current("outcome").is_empty()>"any"</option>
+                    {AUDIT_OUTCOMES.into_iter().map(|(key, _)| view! {
+                        <option value=key selected=move || current("outcome") == key>{if key == "ok" { "accepted" } else { "refused" }}</option>
+                    }).collect_view()}
+                </select></label>
+                <label>"Order " <select name="order">
+                    <option value="" selected=move || current("order").is_empty()>"newest first"</option>
+                    <option value="oldest" selected=move || current("order") == "oldest">"oldest first"</option>
+                </select></label>
+                <button type="submit">"Filter"</button>
+            </FilterForm>
+            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match page.await {
+                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Ok(p) => view! { <AuditTable page=p/> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+/// One page of the log and its pager (which keeps the filters).
+#[component]
+fn AuditTable(page: LogPage) -> impl IntoView {
+    let query = use_query_map();
+    let filters = kept_filters(&query.read_untracked(), &FILTERS);
+    let href = move |n: u32| format!("/audit?page={n}{filters}");
+    let matching = u32::try_from(page.matching).unwrap_or(u32::MAX);
+    let total = u32::try_from(page.total).unwrap_or(u32::MAX);
+    view! {
+        <p class="muted" id="audit-matching" data-matching=page.matching.to_string() data-total=page.total.to_string()>
+            {matching_summary(matching, total, "actions")}
+        </p>
+        <table tabindex="0" class="audit" id="audit-table">
+            <thead><tr><th>"When (UTC)"</th><th>"Who"</th><th>"Action"</th><th>"Arguments"</th><th>"Outcome"</th></tr></thead>
+            <tbody>
+                {page.rows.into_iter().map(|r| {
+                    let refused = r.outcome != "ok";
+                    view! {
+                        <tr>
+                            <td class="mono">{r.at}</td>
+                            <td data-col="actor">{r.actor}</td>
+                            <td data-col="action">{r.action}</td>
+                            <td class="mono details">{r.arguments}</td>
+                            <td class:refused=refused data-col="outcome">{r.outcome}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+        {(page.matching == 0).then(|| view! { <p class="muted" id="audit-none">"No action matches: clear a filter."</p> })}
+        <Pager page=page.page total=page.matching per_page=page.per_page href/>
     }
 }

@@ -552,3 +552,73 @@ async fn sessions_are_searched_by_user_and_sorted_on_the_server_and_a_bad_order_
         }
     }
 }
+
+#[tokio::test]
+async fn the_audit_log_is_filtered_by_user_action_and_outcome_on_the_server() {
+    let app = app_with(DEMO).await;
+    let admin = app.sign_in("admin").await;
+    let operator = app.sign_in("operator").await;
+    let viewer = app.sign_in("viewer").await;
+    for (cookie, form) in [
+        (&operator, "speed=x10"),
+        (&viewer, "speed=x60"),
+        (&operator, "speed=paused"),
+    ] {
+        app.post_form("/api/set_speed", form, Some(cookie)).await;
+    }
+    app.post_form("/api/step_clock", "", Some(&operator)).await;
+    let audit = |form: &'static str| {
+        let (app, admin) = (&app, admin.clone());
+        async move {
+            let response = app.post_form("/api/audit", form, Some(&admin)).await;
+            let status = response.status();
+            (status, body_text(response).await)
+        }
+    };
+    let rows = |text: &str| -> Vec<(String, String)> {
+        let page: Value = serde_json::from_str(text).expect("JSON");
+        page["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| {
+                let field = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+                (field("actor"), field("action"))
+            })
+            .collect()
+    };
+    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    let (status, operator_speed) = audit("user=operator&action=clock.set").await;
+    assert_eq!(status, StatusCode::OK, "{operator_speed}");
+    assert_eq!(
+        rows(&operator_speed),
+        [
+            pair("operator", "clock.set_speed"),
+            pair("operator", "clock.set_speed")
+        ]
+    );
+    let (_, refused) = audit("outcome=refused&action=clock.").await;
+    assert_eq!(rows(&refused), [pair("viewer", "clock.set_speed")]);
+    let (_, oldest) = audit("action=clock.&order=oldest").await;
+    let (_, newest) = audit("action=clock.").await;
+    let mut reversed = rows(&newest);
+    reversed.reverse();
+    assert_eq!(rows(&oldest), reversed);
+    assert_eq!(rows(&oldest).last(), Some(&pair("operator", "clock.step")));
+    let matching: Value = serde_json::from_str(&oldest).expect("JSON");
+    assert_eq!(matching["matching"], 4);
+    for (form, field) in [
+        ("outcome=maybe", "outcome"),
+        ("order=sideways", "order"),
+        ("page=0", "page"),
+    ] {
+        let (status, text) = audit(form).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{form}");
+        assert!(text.contains(field), "{form}: {text}");
+    }
+    // The page itself, rendered on the server from its URL.
+    let page = app.get("/audit?user=viewer", Some(&admin)).await;
+    let html = body_text(page).await;
+    assert!(html.contains("id=\"audit-matching\""), "{html}");
+    assert!(!html.contains(">operator</td>"), "only the viewer's rows");
+}
