@@ -304,6 +304,8 @@ pub enum PageAt {
     /// The newest events.
     #[default]
     Newest,
+    /// The oldest events (the first page of a history read oldest first).
+    Oldest,
     /// The events just older than this place.
     Older(Cursor),
     /// The events just newer than this place.
@@ -506,6 +508,7 @@ pub async fn page(
     let limit = limit.max(1);
     let (place, newest_first) = match at {
         PageAt::Newest => (None, true),
+        PageAt::Oldest => (None, false),
         PageAt::Older(c) => (Some(c), true),
         PageAt::Newer(c) => (Some(c), false),
     };
@@ -519,6 +522,7 @@ pub async fn page(
     let last = rows.last().map(Cursor::of);
     let (older, newer) = match at {
         PageAt::Newest => (last.filter(|_| more), None),
+        PageAt::Oldest => (None, first.filter(|_| more)),
         PageAt::Older(_) => (last.filter(|_| more), first),
         PageAt::Newer(c) => (last.or(Some(c)), first.filter(|_| more)),
     };

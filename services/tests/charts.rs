@@ -90,9 +90,15 @@ async fn every_detail_page_reads_its_series_and_log_back() {
 
     // Server: samples oldest first with the rule loads of its evaluator; the placements of
     // the 40-minute storm name it; its own events only.
-    let server = lms::server_history(&pool, Window::run(run), "XA-PAR-01", "z-paris")
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let server = lms::server_history(
+        &pool,
+        Window::run(run),
+        "XA-PAR-01",
+        "z-paris",
+        (0, u64::MAX),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(!server.samples.is_empty());
     assert!(server.samples.windows(2).all(|w| w[0].t_ms <= w[1].t_ms));
     assert!(server.samples.iter().all(|s| s.load <= 10_000));
@@ -110,6 +116,34 @@ async fn every_detail_page_reads_its_series_and_log_back() {
     // compared it and chose another (searched among the farm's latest placements).
     assert!(server.placements.iter().any(|p| p.chose_this));
     assert!(server.placements.iter().any(|p| !p.chose_this));
+
+    // A chart's range bounds the samples read: none after its end, none older than the
+    // lead-in before its start, and inside it the same samples as the whole series.
+    const MIN: u64 = 60_000;
+    let (from, to) = (150 * MIN, 170 * MIN);
+    let ranged = lms::server_history(&pool, Window::run(run), "XA-PAR-01", "z-paris", (from, to))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let times: Vec<u64> = ranged.samples.iter().map(|s| s.t_ms).collect();
+    assert!(
+        times
+            .iter()
+            .all(|t| (from - lms::LEAD_IN_MS..=to).contains(t)),
+        "{times:?}"
+    );
+    assert!(
+        times.iter().any(|t| *t <= from),
+        "the step in force at the start is read"
+    );
+    let inside = |samples: &[engine::lms::series::LoadSample]| -> Vec<u64> {
+        samples
+            .iter()
+            .map(|s| s.t_ms)
+            .filter(|t| (from..=to).contains(t))
+            .collect()
+    };
+    assert!(!inside(&ranged.samples).is_empty());
+    assert_eq!(inside(&ranged.samples), inside(&server.samples));
     assert!(newest_first(
         server.placements.iter().map(|p| p.t_ms as i64)
     ));

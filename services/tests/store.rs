@@ -491,6 +491,23 @@ async fn pages_walk_the_whole_history_both_ways_by_keyset() {
             }
         }
         assert_eq!(back, 0, "{d:?}: walked back to the newest page");
+        // Up from the oldest, 7 at a time (each page newest first): every event once.
+        let mut at = PageAt::Oldest;
+        let mut up = Vec::new();
+        loop {
+            let page = history::page(&store, &filter, at, 7).await.expect("page");
+            assert!(page.rows.len() <= 7);
+            if at == PageAt::Oldest {
+                assert_eq!(page.older, None, "{d:?}: the first page is the oldest");
+                assert_eq!(times(&page.rows), [130, 110, 90, 70, 50, 30, 10], "{d:?}");
+            }
+            up.extend(times(&page.rows).into_iter().rev());
+            match page.newer {
+                Some(c) => at = PageAt::Newer(c),
+                None => break,
+            }
+        }
+        assert_eq!(up, want.iter().rev().copied().collect::<Vec<_>>(), "{d:?}");
     }
 }
 

@@ -43,6 +43,7 @@ fn page_at(place: crate::model::HistoryPlace) -> services::history::PageAt {
     use services::history::{Cursor, PageAt};
     match place {
         HistoryPlace::Newest => PageAt::Newest,
+        HistoryPlace::Oldest => PageAt::Oldest,
         HistoryPlace::Older { t_ms, id } => PageAt::Older(Cursor { t_ms, id }),
         HistoryPlace::Newer { t_ms, id } => PageAt::Newer(Cursor { t_ms, id }),
     }

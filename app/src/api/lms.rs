@@ -195,8 +195,8 @@ pub async fn lms_server(
     run: Option<i64>,
 ) -> Result<ServerDetail, AppError> {
     use crate::auth::read_only;
-    use crate::components::charts::{in_window, thin_to_peaks};
     use crate::components::time_range::TimeRange;
+    use crate::model::step_series::{in_window, thin_to_peaks};
     use engine::lms::views::SessionQuery;
     read_only(
         "lms.server",
@@ -231,6 +231,7 @@ pub async fn lms_server(
                 window,
                 &server.host,
                 &server.zone,
+                (from_ms, to_ms),
             )
             .await?;
             Ok(ServerDetail {

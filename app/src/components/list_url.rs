@@ -7,6 +7,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::components::filter_form::kept_filters;
 use crate::components::sort_header::{sort_header, SortedBy};
+use crate::model::encode;
 use crate::time_travel::use_as_of;
 
 /// A list's address now (read once, when its table is built).
@@ -62,7 +63,7 @@ impl ListUrl {
         let sort = if self.sort.is_empty() {
             String::new()
         } else {
-            format!("&sort={}&desc={}", self.sort, u8::from(self.desc))
+            format!("&sort={}&desc={}", encode(&self.sort), u8::from(self.desc))
         };
         let (path, rest) = (self.path.clone(), format!("{sort}{}", self.filters));
         move |n| format!("{path}?page={n}{rest}")
@@ -80,7 +81,26 @@ pub fn matching_summary(matching: u32, total: u32, noun: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::matching_summary;
+    use super::{matching_summary, ListUrl};
+
+    #[test]
+    fn a_page_link_keeps_the_sort_encoded_and_the_filters() {
+        let url = |sort: &str| ListUrl {
+            path: "/gslb/links".into(),
+            sort: sort.into(),
+            desc: true,
+            filters: "&q=P1".into(),
+        };
+        assert_eq!(
+            url("rtt").page_href()(3),
+            "/gslb/links?page=3&sort=rtt&desc=1&q=P1"
+        );
+        assert_eq!(
+            url("rtt&q=x").page_href()(2),
+            "/gslb/links?page=2&sort=rtt%26q%3Dx&desc=1&q=P1"
+        );
+        assert_eq!(url("").page_href()(1), "/gslb/links?page=1&q=P1");
+    }
 
     #[test]
     fn the_summary_says_how_many_match() {

@@ -7,8 +7,8 @@ use engine::lms::views::AbRun;
 use leptos::prelude::*;
 
 use crate::components::chart_frame::{ChartFrame, TimeAxis};
-use crate::components::charts::{at_instant, in_window};
 use crate::model::axis::group_thousands;
+use crate::model::step_series::{at_instant, in_window};
 use engine::lms::series::{contributions, LoadSample};
 
 const WIDTH: f64 = 900.0;

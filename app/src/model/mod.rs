@@ -30,6 +30,7 @@ pub mod lms;
 pub mod node_list;
 pub mod overview;
 pub mod rl_list;
+pub mod step_series;
 
 /// How far a run can be viewed in the past (the time bar of estate pages).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -161,6 +162,8 @@ pub struct HistoryQuery {
     pub from: Option<String>,
     /// Latest simulated time (a duration since the start).
     pub to: Option<String>,
+    /// The order: `newest` (first; the default) or `oldest` (first).
+    pub order: Option<String>,
     /// The page of events just older than this place (`<t_ms>.<id>`, from a page's link).
     pub before: Option<String>,
     /// The page of events just newer than this place (`<t_ms>.<id>`).
@@ -175,6 +178,8 @@ pub enum HistoryPlace {
     /// The newest events.
     #[default]
     Newest,
+    /// The oldest events (the first page of the history read oldest first).
+    Oldest,
     /// The events just older than the event at (`t_ms`, `id`).
     Older {
         /// Instant.
@@ -220,9 +225,14 @@ pub struct HistoryFilter {
     pub from_ms: Option<u64>,
     /// To (ms).
     pub to_ms: Option<u64>,
+    /// Whether the history is read oldest first.
+    pub oldest_first: bool,
     /// Which page.
     pub place: HistoryPlace,
 }
+
+/// The orders of the history (`order=` in its URL): by time, either way.
+pub const HISTORY_ORDERS: [&str; 2] = ["newest", "oldest"];
 
 impl HistoryQuery {
     /// Validates every field, naming the first bad one and what it accepts.
@@ -254,7 +264,18 @@ impl HistoryQuery {
                 return Err(AppError::invalid("to", "must not be earlier than from"));
             }
         }
+        let oldest_first = match optional(&self.order) {
+            None | Some("newest") => false,
+            Some("oldest") => true,
+            Some(_) => {
+                return Err(AppError::invalid(
+                    "order",
+                    format!("must be one of: {}", HISTORY_ORDERS.join(", ")),
+                ))
+            }
+        };
         let place = match (optional(&self.before), optional(&self.after)) {
+            (None, None) if oldest_first => HistoryPlace::Oldest,
             (None, None) => HistoryPlace::Newest,
             (Some(b), None) => {
                 let (t_ms, id) = parse_place("before", b)?;
@@ -276,6 +297,7 @@ impl HistoryQuery {
             kind: text(&self.kind),
             from_ms,
             to_ms,
+            oldest_first,
             place,
         })
     }
@@ -289,6 +311,7 @@ impl HistoryQuery {
             ("kind", &self.kind),
             ("from", &self.from),
             ("to", &self.to),
+            ("order", &self.order),
         ];
         pairs
             .iter()
@@ -425,6 +448,7 @@ mod tests {
             (q(|q| q.before = Some("0".into())), "before"),
             (q(|q| q.before = Some("-1.5".into())), "before"),
             (q(|q| q.after = Some("5.x".into())), "after"),
+            (q(|q| q.order = Some("subject".into())), "order"),
             (
                 q(|q| {
                     q.before = Some("1.2".into());
@@ -465,6 +489,18 @@ mod tests {
             .validate()
             .expect("valid");
         assert_eq!(newer.place, HistoryPlace::Newer { t_ms: 7, id: 8 });
+        assert!(!newer.oldest_first);
+        let oldest = q(|q| q.order = Some("oldest".into()))
+            .validate()
+            .expect("valid");
+        assert_eq!(
+            (oldest.oldest_first, oldest.place),
+            (true, HistoryPlace::Oldest)
+        );
+        let newest = q(|q| q.order = Some("newest".into()))
+            .validate()
+            .expect("valid");
+        assert_eq!(newest.place, HistoryPlace::Newest);
         assert_eq!(query.to_query_string(), "engine=core&from=1m&to=1h");
     }
 }

@@ -28,6 +28,7 @@ pub fn HistoryPage() -> impl IntoView {
             kind: q.get("kind"),
             from: q.get("from"),
             to: q.get("to"),
+            order: q.get("order"),
             before: q.get("before"),
             after: q.get("after"),
         }
@@ -36,7 +37,7 @@ pub fn HistoryPage() -> impl IntoView {
     view! {
         <Title text="History"/>
         <h1>"History"</h1>
-        <PageHelp text="Every event the engines produced on the run, newest first, searchable by engine, kind and subject; each one says why it happened. Use it to reconstruct an incident after the fact, or export the run."/>
+        <PageHelp text="Every event the engines produced on the run, newest or oldest first, filtered by engine, kind, subject and time; each one says why it happened. Use it to reconstruct an incident after the fact, or export the run."/>
         <Filters query/>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
@@ -71,6 +72,12 @@ fn Filters(query: Memo<HistoryQuery>) -> impl IntoView {
             <label>"Kind " <input type="text" name="kind" prop:value=move || q().kind.unwrap_or_default()/></label>
             <label>"From " <input type="text" name="from" size="8" placeholder="e.g. 5m" prop:value=move || q().from.unwrap_or_default()/></label>
             <label>"To " <input type="text" name="to" size="8" placeholder="e.g. 2h" prop:value=move || q().to.unwrap_or_default()/></label>
+            <label>"Order "
+                <select name="order">
+                    <option value="" selected=move || q().order.as_deref() != Some("oldest")>"newest first"</option>
+                    <option value="oldest" selected=move || q().order.as_deref() == Some("oldest")>"oldest first"</option>
+                </select>
+            </label>
             <button type="submit" class="primary">"Filter"</button>
             <a href="/history" class="button">"Clear"</a>
         </FilterForm>
@@ -96,6 +103,20 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
     let newer = page.newer.as_deref().map(|p| href("after", p));
     let older = page.older.as_deref().map(|p| href("before", p));
     let shown = page.rows.len();
+    // Read oldest first, the page turns the other way: the next page is the newer one.
+    let oldest_first = query.order.as_deref() == Some("oldest");
+    let mut rows = page.rows;
+    let (prev, prev_label, next, next_label) = if oldest_first {
+        rows.reverse();
+        (older, "← Older", newer, "Newer →")
+    } else {
+        (newer, "← Newer", older, "Older →")
+    };
+    let order_text = if oldest_first {
+        "oldest first"
+    } else {
+        "newest first"
+    };
     let run_label = page
         .runs
         .iter()
@@ -111,18 +132,18 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
         <section class="card">
             <div class="toolbar">
                 <span id=ids::HISTORY_SHOWN data-rows=shown.to_string()>
-                    {format!("{shown} events, newest first")}
+                    {format!("{shown} events, {order_text}")}
                 </span>
                 <span class="muted">{run_label}</span>
                 <span class="spacer"></span>
                 <a class="button" href=export("csv") download="">"Export CSV"</a>
                 <a class="button" href=export("json") download="">"Export JSON"</a>
             </div>
-            <EventTable rows=page.rows id=ids::HISTORY_TABLE/>
+            <EventTable rows id=ids::HISTORY_TABLE/>
             <nav class="pager">
-                {newer.map(|h| view! { <a href=h rel="prev">"← Newer"</a> })}
+                {prev.map(|h| view! { <a href=h rel="prev">{prev_label}</a> })}
                 <span>{format!("{} per page", page.per_page)}</span>
-                {older.map(|h| view! { <a href=h rel="next">"Older →"</a> })}
+                {next.map(|h| view! { <a href=h rel="next">{next_label}</a> })}
             </nav>
             <details class="muted small">
                 <summary>"Other runs"</summary>

@@ -186,6 +186,8 @@ fn Sessions(
         .collect();
     let kept = kept_filters(&q, &others);
     let order = kept_filters(&q, &["ssort", "sdesc"]);
+    // A new order applies to both session tables, so it starts both at their first page.
+    let unpaged = kept_filters(&q, &["user", "q", "zone", "page"]);
     let href = {
         let kept = kept.clone();
         move |n: u32| format!("/lms/store?{param}={n}{kept}{order}")
@@ -196,7 +198,7 @@ fn Sessions(
             desc,
         };
         sort_header(key, label, now, false, |key, desc| {
-            format!("/lms/store?ssort={key}&sdesc={}{kept}", u8::from(desc))
+            format!("/lms/store?ssort={key}&sdesc={}{unpaged}", u8::from(desc))
         })
     };
     view! {

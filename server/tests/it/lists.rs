@@ -622,3 +622,70 @@ async fn the_audit_log_is_filtered_by_user_action_and_outcome_on_the_server() {
     assert!(html.contains("id=\"audit-matching\""), "{html}");
     assert!(!html.contains(">operator</td>"), "only the viewer's rows");
 }
+
+#[tokio::test]
+async fn the_history_is_read_oldest_first_by_keyset_and_a_bad_order_named() {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    // A run of 120 events, one a second.
+    let store = &app.services.store;
+    let run = services::history::create_run(store, "order test", 1, None)
+        .await
+        .expect("run");
+    let events: Vec<engine::Event> = (0..120_u64)
+        .map(|i| {
+            engine::Event::new(
+                engine::SimTime(i * 1_000),
+                engine::EngineId::Core,
+                "hb",
+                "heartbeat",
+                serde_json::json!({ "i": i }),
+            )
+        })
+        .collect();
+    services::history::insert_events(store, run.id, 0, &events)
+        .await
+        .expect("insert");
+    let history = |form: String| {
+        let (app, viewer) = (&app, viewer.clone());
+        let form = format!("query[run]={}&{form}", run.id);
+        async move {
+            let response = app.post_form("/api/history", &form, Some(&viewer)).await;
+            let status = response.status();
+            (status, body_text(response).await)
+        }
+    };
+    let page = |text: &str| -> (Vec<u64>, Value, Value) {
+        let page: Value = serde_json::from_str(text).expect("JSON");
+        let seconds = page["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| r["t_ms"].as_u64().expect("t_ms") / 1_000)
+            .collect();
+        (seconds, page["older"].clone(), page["newer"].clone())
+    };
+    // Oldest first: the 50 oldest (each page's rows come newest first), nothing older.
+    let (status, text) = history("query[order]=oldest".into()).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let (first, older, newer) = page(&text);
+    assert_eq!(first, (0..50).rev().collect::<Vec<u64>>());
+    assert!(older.is_null(), "nothing is older than the oldest page");
+    // The next page in that order is the newer one, and it follows without a gap.
+    let after = newer.as_str().expect("a newer page").to_owned();
+    let (_, text) = history(format!("query[order]=oldest&query[after]={after}")).await;
+    let (second, older, newer) = page(&text);
+    assert_eq!(second, (50..100).rev().collect::<Vec<u64>>());
+    assert!(older.is_string() && newer.is_string());
+    // Newest first (the default) starts at the other end.
+    let (_, text) = history(String::new()).await;
+    let (newest, older, newer) = page(&text);
+    assert_eq!(newest, (70..120).rev().collect::<Vec<u64>>());
+    assert!(older.is_string() && newer.is_null());
+    let (status, text) = history("query[order]=subject".into()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(
+        text.contains("order") && text.contains("newest, oldest"),
+        "{text}"
+    );
+}

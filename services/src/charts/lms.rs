@@ -10,6 +10,9 @@ use crate::rollups;
 
 /// Samples read back for the chart (the latest ones).
 pub const SAMPLES: i64 = 600;
+/// How far before a chart's range its samples are read: two hours, so that the last
+/// rollup before the range's hour is among them.
+pub const LEAD_IN_MS: u64 = 2 * 3_600_000;
 /// Placements listed.
 pub const PLACEMENTS: i64 = 50;
 /// Events listed.
@@ -30,12 +33,16 @@ pub struct ServerHistory {
 }
 
 /// Reads server `host`'s history in `window`. `zone` is the server's zone: samples are
-/// per-zone `load.sample` events listing the servers that changed.
+/// per-zone `load.sample` events listing the servers that changed. Only the samples that
+/// matter to the chart's range `shown` (simulated ms, both ends included) are read: those
+/// inside it, and those of the [`LEAD_IN_MS`] before it, so that the step in force at its
+/// start is there (a rollup is the last sample of its hour).
 pub async fn server_history(
     store: &Store,
     window: super::Window,
     host: &str,
     zone: &str,
+    shown: (u64, u64),
 ) -> Result<ServerHistory> {
     let base = EventFilter {
         engine: Some("lms".into()),
@@ -45,6 +52,8 @@ pub async fn server_history(
         subject: Some(zone.to_owned()),
         kind: Some("load.sample".into()),
         details_contains: Some(format!("\"{host}\":{{")),
+        from_ms: Some(shown.0.saturating_sub(LEAD_IN_MS)),
+        to_ms: Some(window.until_ms.map_or(shown.1, |until| until.min(shown.1))),
         ..base.clone()
     };
     // The recent samples, and hourly rollups (each server's last load of the hour) before.
