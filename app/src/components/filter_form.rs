@@ -86,6 +86,38 @@ pub fn KeptSort() -> impl IntoView {
     }
 }
 
+/// A filter's drop-down in a filters form: `any` (no filter; its wording given), then each
+/// choice as (value in the URL, label), the URL's value of `name` selected.
+#[component]
+pub fn ChoiceFilter(
+    /// The label before the drop-down.
+    label: &'static str,
+    /// The URL parameter.
+    name: &'static str,
+    /// The choices: value, label.
+    choices: Vec<(String, String)>,
+    /// What the empty choice reads.
+    #[prop(default = "any")]
+    any: &'static str,
+) -> impl IntoView {
+    let query = use_query_map();
+    let current = move || query.read().get(name).unwrap_or_default();
+    view! {
+        <label>{label} " " <select name=name>
+            <option value="" selected=move || current().is_empty()>{any}</option>
+            {choices.into_iter().map(|(value, text)| {
+                let key = value.clone();
+                view! { <option value=value selected=move || current() == key>{text}</option> }
+            }).collect_view()}
+        </select></label>
+    }
+}
+
+/// A choice of a [`ChoiceFilter`]: its value in the URL and its label.
+pub fn choice(value: impl Into<String>, label: impl Into<String>) -> (String, String) {
+    (value.into(), label.into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{kept_filters, without_empty_fields};

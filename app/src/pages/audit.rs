@@ -6,12 +6,12 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::admin::{audit_entries, AUDIT_OUTCOMES};
-use crate::components::filter_form::{kept_filters, FilterForm};
+use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterForm};
 use crate::components::list_url::matching_summary;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::model::AuditPage as LogPage;
-use crate::pages::LoadError;
+use crate::pages::Loaded;
 
 /// The filters a page of the log keeps.
 const FILTERS: [&str; 4] = ["user", "action", "outcome", "order"];
@@ -43,26 +43,11 @@ pub fn AuditPage() -> impl IntoView {
             <FilterForm class="form filters" id="audit-filters">
                 <label>"User " <input type="search" name="user" size="12" maxlength="100" placeholder="user name" prop:value=move || current("user")/></label>
                 <label>"Action starts with " <input type="search" name="action" size="16" maxlength="100" placeholder="lhc. or clock.set_speed" prop:value=move || current("action")/></label>
-                <label>"Outcome " <select name="outcome">
-                    <option value="" selected=move || current("outcome").is_empty()>"any"</option>
-                    {AUDIT_OUTCOMES.into_iter().map(|(key, _)| view! {
-                        <option value=key selected=move || current("outcome") == key>{if key == "ok" { "accepted" } else { "refused" }}</option>
-                    }).collect_view()}
-                </select></label>
-                <label>"Order " <select name="order">
-                    <option value="" selected=move || current("order").is_empty()>"newest first"</option>
-                    <option value="oldest" selected=move || current("order") == "oldest">"oldest first"</option>
-                </select></label>
+                <ChoiceFilter label="Outcome" name="outcome" choices=AUDIT_OUTCOMES.into_iter().map(|(key, _)| choice(key, if key == "ok" { "accepted" } else { "refused" })).collect()/>
+                <ChoiceFilter label="Order" name="order" any="newest first" choices=vec![choice("oldest", "oldest first")]/>
                 <button type="submit">"Filter"</button>
             </FilterForm>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match page.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(p) => view! { <AuditTable page=p/> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded of=page show=|p| view! { <AuditTable page=p/> }/>
         </section>
     }
 }

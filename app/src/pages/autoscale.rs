@@ -12,7 +12,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::api::autoscale::autoscale_list;
 use crate::components::autoscale_charts::{minute_label, state_key};
-use crate::components::filter_form::{FilterForm, KeptSort};
+use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
@@ -23,7 +23,7 @@ use crate::model::autoscale::GroupListPage;
 use crate::model::autoscale_groups::{
     GroupPage, GroupSort, GROUP_PAGE_SIZE, GROUP_SORTS, MODE_KEYS, STATE_KEYS,
 };
-use crate::pages::LoadError;
+use crate::pages::Loaded;
 use crate::time_travel::{use_as_of, AsOf};
 
 /// A cluster state badge, with the minute it lasts until.
@@ -144,14 +144,7 @@ pub fn AutoscalePage() -> impl IntoView {
         </p>
         <section class="card">
             <GroupFilters/>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match groups.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(GroupListPage { groups, now_ms }) => view! { <GroupTable page=groups now_ms/> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded of=groups show=|GroupListPage { groups, now_ms }| view! { <GroupTable page=groups now_ms/> }/>
         </section>
     }
 }
@@ -164,18 +157,8 @@ fn GroupFilters() -> impl IntoView {
     view! {
         <FilterForm class="form filters" id="group-filters">
             <label>"Search " <input type="search" name="q" size="16" maxlength="100" placeholder="group or domain" prop:value=move || current("q")/></label>
-            <label>"A cluster " <select name="state">
-                <option value="" selected=move || current("state").is_empty()>"in any state"</option>
-                {STATE_KEYS.into_iter().map(|(key, state)| view! {
-                    <option value=key selected=move || current("state") == key>{state.label()}</option>
-                }).collect_view()}
-            </select></label>
-            <label>"Mode " <select name="mode">
-                <option value="" selected=move || current("mode").is_empty()>"any"</option>
-                {MODE_KEYS.into_iter().map(|(key, mode)| view! {
-                    <option value=key selected=move || current("mode") == key>{mode_label(mode)}</option>
-                }).collect_view()}
-            </select></label>
+            <ChoiceFilter label="A cluster" name="state" any="in any state" choices=STATE_KEYS.into_iter().map(|(key, state)| choice(key, state.label())).collect()/>
+            <ChoiceFilter label="Mode" name="mode" choices=MODE_KEYS.into_iter().map(|(key, mode)| choice(key, mode_label(mode))).collect()/>
             <KeptSort/>
             <button type="submit">"Filter"</button>
         </FilterForm>

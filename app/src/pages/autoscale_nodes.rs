@@ -7,7 +7,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::autoscale::autoscale_nodes;
-use crate::components::filter_form::{FilterForm, KeptSort};
+use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
@@ -18,7 +18,7 @@ use crate::model::node_list::{
     node_state_label, NodePage, NodeRow, NODE_PAGE_SIZE, NODE_SORTS, NODE_STATES,
 };
 use crate::pages::autoscale::{mode_label, AutoscaleNav};
-use crate::pages::LoadError;
+use crate::pages::Loaded;
 use crate::time_travel::{use_as_of, AsOf};
 
 /// The filters a sort or a page keeps.
@@ -54,29 +54,12 @@ pub fn AutoscaleNodesPage() -> impl IntoView {
         <section class="card">
             <FilterForm class="form filters" id="node-filters">
                 <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="node, IP or group" prop:value=move || current("q")/></label>
-                <label>"State " <select name="state">
-                    <option value="" selected=move || current("state").is_empty()>"any"</option>
-                    {NODE_STATES.into_iter().map(|(key, _, label)| view! {
-                        <option value=key selected=move || current("state") == key>{label}</option>
-                    }).collect_view()}
-                </select></label>
-                <label>"Distribution " <select name="mode">
-                    <option value="" selected=move || current("mode").is_empty()>"any"</option>
-                    {MODE_KEYS.into_iter().map(|(key, mode)| view! {
-                        <option value=key selected=move || current("mode") == key>{mode_label(mode)}</option>
-                    }).collect_view()}
-                </select></label>
+                <ChoiceFilter label="State" name="state" choices=NODE_STATES.into_iter().map(|(key, _, label)| choice(key, label)).collect()/>
+                <ChoiceFilter label="Distribution" name="mode" choices=MODE_KEYS.into_iter().map(|(key, mode)| choice(key, mode_label(mode))).collect()/>
                 <KeptSort/>
                 <button type="submit">"Filter"</button>
             </FilterForm>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match nodes.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(page) => view! { <NodesTable page/> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded of=nodes show=|page| view! { <NodesTable page/> }/>
         </section>
     }
 }

@@ -13,7 +13,7 @@ use leptos_router::hooks::use_query_map;
 use crate::api::gslb::{gslb_console, gslb_resolve, GslbAct};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
-use crate::components::filter_form::{FilterForm, KeptSort};
+use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
 use crate::components::list_url::{matching_summary, ListUrl};
 use crate::components::live::use_live_refresh;
@@ -152,17 +152,8 @@ fn SiteFilters() -> impl IntoView {
     view! {
         <FilterForm class="form filters" id="site-filters">
             <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="site name" prop:value=move || current("q")/></label>
-            <label>"Role " <select name="role">
-                <option value="" selected=move || current("role").is_empty()>"any"</option>
-                <option value="parent" selected=move || current("role") == "parent">"parent"</option>
-                <option value="child" selected=move || current("role") == "child">"child"</option>
-            </select></label>
-            <label>"State " <select name="state">
-                <option value="" selected=move || current("state").is_empty()>"any"</option>
-                {SiteState::ALL.into_iter().map(|(key, _)| view! {
-                    <option value=key selected=move || current("state") == key>{key.replace('_', " ")}</option>
-                }).collect_view()}
-            </select></label>
+            <ChoiceFilter label="Role" name="role" choices=vec![choice("parent", "parent"), choice("child", "child")]/>
+            <ChoiceFilter label="State" name="state" choices=SiteState::ALL.into_iter().map(|(key, _)| choice(key, key.replace('_', " "))).collect()/>
             <input type="hidden" name="expand" prop:value=move || current("expand")/>
             <KeptSort/>
             <button type="submit">"Filter"</button>

@@ -9,7 +9,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::gslb::gslb_links;
-use crate::components::filter_form::{FilterForm, KeptSort};
+use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
@@ -20,7 +20,7 @@ use crate::model::gslb_links::{
 };
 use crate::pages::gslb::GslbNav;
 use crate::pages::gslb_site::direction_text;
-use crate::pages::LoadError;
+use crate::pages::Loaded;
 use crate::time_travel::{use_as_of, AsOf};
 
 /// The filters a sort or a page keeps.
@@ -56,29 +56,12 @@ pub fn GslbLinksPage() -> impl IntoView {
         <section class="card">
             <FilterForm class="form filters" id="link-filters">
                 <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="site name" prop:value=move || current("q")/></label>
-                <label>"Kind " <select name="kind">
-                    <option value="" selected=move || current("kind").is_empty()>"any"</option>
-                    {LINK_KINDS.into_iter().map(|(key, kind)| view! {
-                        <option value=key selected=move || current("kind") == key>{kind_label(kind)}</option>
-                    }).collect_view()}
-                </select></label>
-                <label>"Status " <select name="status">
-                    <option value="" selected=move || current("status").is_empty()>"any"</option>
-                    {LINK_STATUSES.into_iter().map(|(key, status)| view! {
-                        <option value=key selected=move || current("status") == key>{status_label(status)}</option>
-                    }).collect_view()}
-                </select></label>
+                <ChoiceFilter label="Kind" name="kind" choices=LINK_KINDS.into_iter().map(|(key, kind)| choice(key, kind_label(kind))).collect()/>
+                <ChoiceFilter label="Status" name="status" choices=LINK_STATUSES.into_iter().map(|(key, status)| choice(key, status_label(status))).collect()/>
                 <KeptSort/>
                 <button type="submit">"Filter"</button>
             </FilterForm>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match links.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(page) => view! { <LinksTable page/> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded of=links show=|page| view! { <LinksTable page/> }/>
         </section>
     }
 }

@@ -10,14 +10,14 @@ use crate::api::estate::configured_estate;
 use crate::api::lhc::lhc_locations;
 use crate::components::charts::state_class;
 use crate::components::facts::Facts;
-use crate::components::filter_form::{kept_filters, FilterForm, KeptSort};
+use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
 use crate::components::sort_header::{sort_header, SortedBy};
 use crate::model::rl_list::{RlPage, RL_PAGE_SIZE};
-use crate::pages::LoadError;
+use crate::pages::Loaded;
 use crate::time_travel::{use_as_of, AsOf};
 
 /// A state badge.
@@ -103,23 +103,11 @@ pub fn LhcPage() -> impl IntoView {
         <section class="card">
             <FilterForm class="form filters" id="rl-filters">
                 <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="name or id" prop:value=move || current("q")/></label>
-                <label>"HA state " <select name="state">
-                    <option value="" selected=move || current("state").is_empty()>"any"</option>
-                    {HaState::ALL.into_iter().map(|s| view! {
-                        <option value=s.as_str() selected=move || current("state") == s.as_str()>{s.label()}</option>
-                    }).collect_view()}
-                </select></label>
+                <ChoiceFilter label="HA state" name="state" choices=HaState::ALL.into_iter().map(|s| choice(s.as_str(), s.label())).collect()/>
                 <KeptSort/>
                 <button type="submit">"Filter"</button>
             </FilterForm>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match rls.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(page) => view! { <RlTable page/> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded of=rls show=|page| view! { <RlTable page/> }/>
         </section>
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {

@@ -9,7 +9,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::lhc::lhc_connectors;
-use crate::components::filter_form::{FilterForm, KeptSort};
+use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
@@ -19,7 +19,7 @@ use crate::model::connector_list::{
     ConnectorPage, CONNECTOR_PAGE_SIZE, CONNECTOR_SORTS, POWER_KEYS, ROLE_KEYS,
 };
 use crate::pages::lhc::{HaBadge, LhcNav};
-use crate::pages::LoadError;
+use crate::pages::Loaded;
 use crate::time_travel::{use_as_of, AsOf};
 
 /// The filters a sort or a page keeps.
@@ -55,36 +55,13 @@ pub fn LhcConnectorsPage() -> impl IntoView {
         <section class="card">
             <FilterForm class="form filters" id="connector-filters">
                 <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="FQDN or resource location" prop:value=move || current("q")/></label>
-                <label>"HA state " <select name="state">
-                    <option value="" selected=move || current("state").is_empty()>"any"</option>
-                    {HaState::ALL.into_iter().map(|s| view! {
-                        <option value=s.as_str() selected=move || current("state") == s.as_str()>{s.label()}</option>
-                    }).collect_view()}
-                    <option value="no_detection" selected=move || current("state") == "no_detection">"no HA detection"</option>
-                </select></label>
-                <label>"Power " <select name="power">
-                    <option value="" selected=move || current("power").is_empty()>"any"</option>
-                    {POWER_KEYS.into_iter().map(|(key, _)| view! {
-                        <option value=key selected=move || current("power") == key>{key}</option>
-                    }).collect_view()}
-                </select></label>
-                <label>"Election " <select name="role">
-                    <option value="" selected=move || current("role").is_empty()>"any"</option>
-                    {ROLE_KEYS.into_iter().map(|(key, _, label)| view! {
-                        <option value=key selected=move || current("role") == key>{label}</option>
-                    }).collect_view()}
-                </select></label>
+                <ChoiceFilter label="HA state" name="state" choices=HaState::ALL.into_iter().map(|s| choice(s.as_str(), s.label())).chain([choice("no_detection", "no HA detection")]).collect()/>
+                <ChoiceFilter label="Power" name="power" choices=POWER_KEYS.into_iter().map(|(key, _)| choice(key, key)).collect()/>
+                <ChoiceFilter label="Election" name="role" choices=ROLE_KEYS.into_iter().map(|(key, _, label)| choice(key, label)).collect()/>
                 <KeptSort/>
                 <button type="submit">"Filter"</button>
             </FilterForm>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match connectors.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(page) => view! { <ConnectorsTable page/> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded of=connectors show=|page| view! { <ConnectorsTable page/> }/>
         </section>
     }
 }

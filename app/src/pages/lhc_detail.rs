@@ -12,7 +12,7 @@ use crate::api::lhc::{lhc_location, lhc_vdas, LhcAct, VDA_PAGE_SIZE};
 use crate::components::charts::{RegistrationChart, StateBand};
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
-use crate::components::filter_form::{FilterForm, KeptSort};
+use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
 use crate::components::list_url::ListUrl;
 use crate::components::live::use_live_refresh;
@@ -330,11 +330,7 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
             <FilterForm class="form filters" id="vda-filters">
                 <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="name starts with" prop:value=move || current("q")/></label>
                 <label>"Broker " <input type="text" name="broker" size="24" placeholder="cloud, secondary, unregistered" prop:value=move || current("broker")/></label>
-                <label>"Maintenance " <select name="maintenance">
-                    <option value="" selected=move || current("maintenance").is_empty()>"any"</option>
-                    <option value="yes" selected=move || current("maintenance") == "yes">"yes"</option>
-                    <option value="no" selected=move || current("maintenance") == "no">"no"</option>
-                </select></label>
+                <ChoiceFilter label="Maintenance" name="maintenance" choices=vec![choice("yes", "yes"), choice("no", "no")]/>
                 <label>"Kind " <select name="kind">
                     <option value="">"any"</option>
                     {["multi_session", "pooled_vdi", "static"].into_iter().map(|k| view! { <option value=k selected=move || current("kind") == k>{k}</option> }).collect_view()}

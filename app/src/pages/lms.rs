@@ -11,7 +11,7 @@ use leptos_router::hooks::use_query_map;
 use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, SERVER_PAGE_SIZE};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
-use crate::components::filter_form::{kept_filters, FilterForm, KeptSort};
+use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
@@ -21,7 +21,7 @@ use crate::components::sort_header::{sort_header, SortedBy};
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
 use crate::model::overview::UP_BAND_LABELS;
-use crate::pages::{action_error, LoadError};
+use crate::pages::{action_error, LoadError, Loaded};
 use crate::time_travel::use_as_of;
 
 /// The section's tabs.
@@ -306,13 +306,13 @@ fn StormForm(act: ServerAction<LmsAct>, apps: Vec<String>) -> impl IntoView {
 }
 
 /// The band filter's choices, by URL key (`band=band_4`): the overview's tiles.
-fn band_choices() -> Vec<(String, &'static str)> {
-    std::iter::once((ServerBand::NotUp.key(), "not up (down or starting)"))
+fn band_choices() -> Vec<(String, String)> {
+    std::iter::once(choice(ServerBand::NotUp.key(), "not up (down or starting)"))
         .chain(
             UP_BAND_LABELS
                 .iter()
                 .enumerate()
-                .map(|(i, label)| (ServerBand::Up(i).key(), *label)),
+                .map(|(i, label)| choice(ServerBand::Up(i).key(), *label)),
         )
         .collect()
 }
@@ -353,23 +353,11 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
             <FilterForm class="form filters" id="server-filters">
                 <label>"Search " <input type="search" name="q" size="16" maxlength="100" placeholder="host name" prop:value=move || current("q")/></label>
                 <label>"Zone " <input type="text" name="zone" size="10" maxlength="100" placeholder="zone id" prop:value=move || current("zone")/></label>
-                <label>"Load " <select name="band">
-                    <option value="" selected=move || current("band").is_empty()>"any"</option>
-                    {band_choices().into_iter().map(|(key, label)| { let value = key.clone(); view! {
-                        <option value=value selected=move || current("band") == key>{label}</option>
-                    }}).collect_view()}
-                </select></label>
+                <ChoiceFilter label="Load" name="band" choices=band_choices()/>
                 <KeptSort/>
                 <button type="submit">"Filter"</button>
             </FilterForm>
-            <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match page.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(t) => view! { <ServerRows page=t.page now_ms=t.now_ms/> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded of=page show=|t| view! { <ServerRows page=t.page now_ms=t.now_ms/> }/>
         </section>
     }
 }

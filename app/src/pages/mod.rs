@@ -33,6 +33,27 @@ use leptos::prelude::*;
 use crate::error::AppError;
 use crate::ids;
 
+/// A server function's answer once it has come: shown by `show`, or its error. The answer
+/// before stays on screen while a new one loads (a list re-sorted or re-filtered).
+#[component]
+pub fn Loaded<T, V>(of: Resource<Result<T, AppError>>, show: fn(T) -> V) -> impl IntoView
+where
+    T: Clone + Send + Sync + 'static,
+    V: IntoView + 'static,
+{
+    use leptos::either::Either;
+    view! {
+        <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match of.await {
+                    Err(e) => Either::Left(view! { <LoadError error=e/> }),
+                    Ok(answer) => Either::Right(show(answer)),
+                }
+            })}
+        </Transition>
+    }
+}
+
 /// The message of a failed load, with the hint a user needs.
 #[component]
 pub fn LoadError(error: AppError) -> impl IntoView {
