@@ -2,7 +2,9 @@
 # The console's weight on the wire: the browser bundle's files as built (raw, brotli, gzip),
 # what a browser is sent for them and for the overview page (Content-Encoding, bytes,
 # Cache-Control), and how long a second `make build` takes when nothing changed (the part of
-# `make run` before the server starts). Needs curl. A few seconds after `make build`.
+# `make run` before the server starts), and the time to interactive over a throttled link
+# (bench/scripts/tti.mjs, Debian's Chromium through the end-to-end suite's Playwright). Needs
+# curl and end2end/node_modules (`make test` installs them). About a minute after `make build`.
 # Usage: bench/weight.sh   (after `make build`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,3 +41,6 @@ for enc in identity gzip br; do
   echo "wasm   ($enc): $(fetch "/pkg/${name}_bg.wasm" "$enc")"
   echo "overview ($enc): $(fetch / "$enc")"
 done
+
+echo
+(cd end2end && BASE="$base" PASSWORD=weight-bench-password node ../bench/scripts/tti.mjs)
