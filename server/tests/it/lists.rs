@@ -689,3 +689,31 @@ async fn the_history_is_read_oldest_first_by_keyset_and_a_bad_order_named() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn a_new_order_of_the_session_tables_keeps_their_search_but_neither_page() {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    let page = app
+        .get(
+            "/lms/store?cpage=2&dpage=3&user=u1&q=XA&zone=z-paris",
+            Some(&viewer),
+        )
+        .await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = body_text(page).await;
+    let sort_links: Vec<&str> = html
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|href| href.contains("ssort="))
+        .collect();
+    // Four sortable columns in each of the two session tables.
+    assert_eq!(sort_links.len(), 8, "{sort_links:?}");
+    for href in sort_links {
+        assert!(!href.contains("page="), "{href}");
+        for kept in ["user=u1", "q=XA", "zone=z-paris"] {
+            assert!(href.contains(kept), "{href} keeps {kept}");
+        }
+    }
+}
