@@ -90,6 +90,28 @@ test("the history reads oldest first and pages forward in time", async ({ page }
   expect(second[0]).toBeGreaterThanOrEqual(first[first.length - 1]);
 });
 
+test("the history is searched by the start of a subject's name", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.locator(".mainnav").getByRole("link", { name: "History", exact: true }).click();
+  await hydrated(page);
+  // The zones (z-paris, z-lyon): their data collectors' load samples come every few seconds.
+  await page.locator("#history-filters input[name=search]").fill("z-");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/search=z-/);
+  const subjects = page.locator("#history-table tbody tr td:nth-child(3)");
+  await expect(subjects.first()).toHaveText(/^z-/);
+  for (const text of await subjects.allTextContents()) expect(text).toMatch(/^z-/);
+  // The export link carries the search.
+  const csvHref = (await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")) ?? "";
+  expect(csvHref).toContain("search=z-");
+  // A start no subject has: no events, and no error.
+  await page.locator("#history-filters input[name=search]").fill("XA-NOWHERE");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/search=XA-NOWHERE/);
+  await expect(page.locator("#history-table tbody")).toContainText("No events.");
+  await expect(page.locator("#form-error")).toHaveCount(0);
+});
+
 test("a bad filter names the field and the allowed values", async ({ page }) => {
   await signIn(page, "viewer");
   await page.goto("/history?from=soon");

@@ -116,7 +116,18 @@ pub async fn export(
             .into_response();
     };
     let services = &state.services;
-    let store = app::api::history::store_filter(&filter, services.runtime.run().id);
+    let current = services.runtime.run().id;
+    let store = match app::api::history::resolved_filter(&services.store, &filter, current).await {
+        Ok(Some(store)) => store,
+        // No subject starts with the search: an export of no rows (an empty window).
+        Ok(None) => services::history::EventFilter {
+            from_ms: Some(1),
+            to_ms: Some(0),
+            ..app::api::history::store_filter(&filter, current)
+        },
+        Err(app::error::AppError::Invalid { field, message }) => return refuse(&field, &message),
+        Err(e) => return refuse("query", &e.to_string()),
+    };
     let name = format!(
         "switchyard-run{}-events.{}",
         store.run_id,

@@ -512,7 +512,11 @@ pub async fn page(
         PageAt::Older(c) => (Some(c), true),
         PageAt::Newer(c) => (Some(c), false),
     };
-    let mut rows = read_events(store, filter, place, newest_first, limit + 1).await?;
+    let mut rows = if filter.subjects.is_empty() {
+        read_events(store, filter, place, newest_first, limit + 1).await?
+    } else {
+        read_each_subject(store, filter, place, newest_first, limit + 1).await?
+    };
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
     if !newest_first {
@@ -527,6 +531,69 @@ pub async fn page(
         PageAt::Newer(c) => (last.or(Some(c)), first.filter(|_| more)),
     };
     Ok(EventPage { rows, older, newer })
+}
+
+/// [`page`]'s read when `filter` names a list of subjects: each subject's `limit` rows
+/// through the subject index (in index order: bounded whatever each one's history), merged in
+/// the page's order and cut to `limit`. A single read with `subject IN (…)` would have SQLite
+/// sort every event of the subjects, or walk the run in time order to find them.
+async fn read_each_subject(
+    store: &Store,
+    filter: &EventFilter,
+    place: Option<Cursor>,
+    newest_first: bool,
+    limit: i64,
+) -> Result<Vec<StoredEvent>> {
+    let mut rows = Vec::new();
+    for subject in &filter.subjects {
+        let one = EventFilter {
+            subject: Some(subject.clone()),
+            subjects: Vec::new(),
+            ..filter.clone()
+        };
+        rows.extend(read_events(store, &one, place, newest_first, limit).await?);
+    }
+    rows.sort_by_key(|r| (r.t_ms, r.id));
+    if newest_first {
+        rows.reverse();
+    }
+    rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    Ok(rows)
+}
+
+/// The subjects of run `run_id` whose name starts with `prefix`, in name order: at most
+/// `cap`, or `None` when more match. Each is found by one seek of the subject index (the
+/// next name after the last one found), however many events it has, so a search costs at
+/// most `cap + 1` seeks on a run of any size. Names compare byte by byte on both stores.
+pub async fn subjects_starting_with(
+    store: &Store,
+    run_id: i64,
+    prefix: &str,
+    cap: usize,
+) -> Result<Option<Vec<String>>> {
+    let mut found: Vec<String> = Vec::new();
+    loop {
+        let after = found.last().cloned();
+        let next: Option<(String,)> = on_pool!(store, pool => {
+            let mut q = builder(pool, "SELECT subject FROM events WHERE run_id = ".to_owned());
+            q.push_bind(run_id);
+            match &after {
+                Some(last) => q.push(" AND subject > ").push_bind(last.clone()),
+                None => q.push(" AND subject >= ").push_bind(prefix.to_owned()),
+            };
+            q.push(" ORDER BY subject LIMIT 1");
+            q.build_query_as::<(String,)>().fetch_optional(pool).await
+        })?;
+        match next {
+            Some((subject,)) if subject.starts_with(prefix) => {
+                if found.len() == cap {
+                    return Ok(None);
+                }
+                found.push(subject);
+            }
+            _ => return Ok(Some(found)),
+        }
+    }
 }
 
 /// The newest `limit` events matching `filter`, newest first.

@@ -512,6 +512,76 @@ async fn pages_walk_the_whole_history_both_ways_by_keyset() {
 }
 
 #[tokio::test]
+async fn subjects_are_found_by_the_start_of_their_name_and_their_pages_merged() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let run = history::create_run(&store, "search", 9, None)
+            .await
+            .expect("run");
+        // Four servers and a zone, in turn every 10 ms.
+        let subjects = ["XA-1", "XA-2", "XA-20", "XB-1", "z-paris"];
+        let events: Vec<Event> = (0..500_u64)
+            .map(|i| ev(i * 10, subjects[(i % 5) as usize], "heartbeat"))
+            .collect();
+        history::insert_events(&store, run.id, 0, &events)
+            .await
+            .expect("insert");
+        let search = |prefix: &'static str, cap: usize| {
+            let store = &store;
+            async move {
+                history::subjects_starting_with(store, run.id, prefix, cap)
+                    .await
+                    .expect("search")
+            }
+        };
+        let names = |v: &[&str]| Some(v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+        assert_eq!(
+            search("XA-", 20).await,
+            names(&["XA-1", "XA-2", "XA-20"]),
+            "{d:?}"
+        );
+        assert_eq!(search("XA-2", 20).await, names(&["XA-2", "XA-20"]), "{d:?}");
+        assert_eq!(
+            search("X", 20).await,
+            names(&["XA-1", "XA-2", "XA-20", "XB-1"])
+        );
+        assert_eq!(search("X", 3).await, None, "{d:?}: more than the cap");
+        assert_eq!(search("X", 4).await.map(|v| v.len()), Some(4));
+        assert_eq!(search("Y", 20).await, names(&[]), "{d:?}");
+        assert_eq!(search("", 20).await.map(|v| v.len()), Some(5));
+        // A page of several subjects is their events merged in time order, by keyset.
+        let filter = EventFilter {
+            run_id: run.id,
+            subjects: vec!["XA-2".into(), "XA-20".into()],
+            ..Default::default()
+        };
+        let mut seen = Vec::new();
+        let mut at = PageAt::Newest;
+        loop {
+            let page = history::page(&store, &filter, at, 7).await.expect("page");
+            assert!(page.rows.len() <= 7);
+            assert!(page.rows.iter().all(|r| r.subject.starts_with("XA-2")));
+            seen.extend(times(&page.rows));
+            match page.older {
+                Some(c) => at = PageAt::Older(c),
+                None => break,
+            }
+        }
+        let want: Vec<i64> = (0..500)
+            .rev()
+            .filter(|i| i % 5 == 1 || i % 5 == 2)
+            .map(|i| i * 10)
+            .collect();
+        assert_eq!(seen, want, "{d:?}");
+        let oldest = history::page(&store, &filter, PageAt::Oldest, 4)
+            .await
+            .expect("page");
+        assert_eq!(times(&oldest.rows), [70, 60, 20, 10], "{d:?}");
+        assert_eq!(oldest.older, None, "{d:?}");
+    }
+}
+
+#[tokio::test]
 async fn the_journal_is_appended_with_its_audit_row_and_read_in_order() {
     for (store, _dir) in stores().await {
         let d = store.dialect();

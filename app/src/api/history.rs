@@ -36,6 +36,45 @@ pub fn store_filter(
     }
 }
 
+/// Most subjects a search by the start of their name may find (each is read through its
+/// own index range).
+pub const SEARCH_SUBJECTS_MAX: usize = 20;
+
+/// [`store_filter`] with the search resolved: the run's subjects whose name starts with it
+/// (at most [`SEARCH_SUBJECTS_MAX`], or the search is refused and asks for more of the name).
+/// `None` when no subject starts with it: nothing matches.
+#[cfg(feature = "ssr")]
+pub async fn resolved_filter(
+    store: &services::Store,
+    filter: &crate::model::HistoryFilter,
+    current_run: i64,
+) -> Result<Option<services::history::EventFilter>, AppError> {
+    let mut events = store_filter(filter, current_run);
+    let Some(prefix) = &filter.search else {
+        return Ok(Some(events));
+    };
+    match services::history::subjects_starting_with(
+        store,
+        events.run_id,
+        prefix,
+        SEARCH_SUBJECTS_MAX,
+    )
+    .await?
+    {
+        None => Err(AppError::invalid(
+            "search",
+            format!(
+                "more than {SEARCH_SUBJECTS_MAX} subjects start with `{prefix}`: type more of the name"
+            ),
+        )),
+        Some(found) if found.is_empty() => Ok(None),
+        Some(found) => {
+            events.subjects = found;
+            Ok(Some(events))
+        }
+    }
+}
+
 /// The store's place of a validated page place.
 #[cfg(feature = "ssr")]
 fn page_at(place: crate::model::HistoryPlace) -> services::history::PageAt {
@@ -59,17 +98,22 @@ pub async fn list_events(#[server(default)] query: HistoryQuery) -> Result<Histo
         engine::Role::Viewer,
         |services, _| async move {
             let filter = query.validate()?;
-            let store = store_filter(&filter, services.runtime.run().id);
-            let page = services::history::page(
-                &services.store,
-                &store,
-                page_at(filter.place),
-                i64::from(HISTORY_PAGE_SIZE),
-            )
-            .await?;
+            let current = services.runtime.run().id;
+            let page = match resolved_filter(&services.store, &filter, current).await? {
+                Some(store) => {
+                    services::history::page(
+                        &services.store,
+                        &store,
+                        page_at(filter.place),
+                        i64::from(HISTORY_PAGE_SIZE),
+                    )
+                    .await?
+                }
+                None => services::history::EventPage::default(),
+            };
             let runs = services::history::list_runs(&services.store).await?;
             Ok(HistoryPage {
-                run_id: store.run_id,
+                run_id: filter.run.unwrap_or(current),
                 runs: runs.into_iter().map(Into::into).collect(),
                 rows: page.rows.into_iter().map(Into::into).collect(),
                 older: page.older.map(|c| c.to_string()),

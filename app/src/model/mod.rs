@@ -156,6 +156,8 @@ pub struct HistoryQuery {
     pub engine: Option<String>,
     /// Exact subject.
     pub subject: Option<String>,
+    /// The start of the subjects' names (not with `subject`).
+    pub search: Option<String>,
     /// Exact kind.
     pub kind: Option<String>,
     /// Earliest simulated time (a duration since the start, e.g. `5m`).
@@ -219,6 +221,8 @@ pub struct HistoryFilter {
     pub engine: Option<EngineId>,
     /// Subject.
     pub subject: Option<String>,
+    /// The start of the subjects' names searched.
+    pub search: Option<String>,
     /// Kind.
     pub kind: Option<String>,
     /// From (ms).
@@ -290,10 +294,18 @@ impl HistoryQuery {
             }
         };
         let text = |v: &Option<String>| optional(v).map(str::to_owned);
+        let search = crate::form::searched(&self.search, "search")?;
+        if search.is_some() && text(&self.subject).is_some() {
+            return Err(AppError::invalid(
+                "search",
+                "give the exact subject or the start of its name, not both",
+            ));
+        }
         Ok(HistoryFilter {
             run,
             engine,
             subject: text(&self.subject),
+            search,
             kind: text(&self.kind),
             from_ms,
             to_ms,
@@ -308,6 +320,7 @@ impl HistoryQuery {
             ("run", &self.run),
             ("engine", &self.engine),
             ("subject", &self.subject),
+            ("search", &self.search),
             ("kind", &self.kind),
             ("from", &self.from),
             ("to", &self.to),
@@ -449,6 +462,14 @@ mod tests {
             (q(|q| q.before = Some("-1.5".into())), "before"),
             (q(|q| q.after = Some("5.x".into())), "after"),
             (q(|q| q.order = Some("subject".into())), "order"),
+            (
+                q(|q| {
+                    q.subject = Some("XA-PAR-01".into());
+                    q.search = Some("XA-".into());
+                }),
+                "search",
+            ),
+            (q(|q| q.search = Some("x".repeat(101))), "search"),
             (
                 q(|q| {
                     q.before = Some("1.2".into());

@@ -25,6 +25,7 @@ pub fn HistoryPage() -> impl IntoView {
             run: q.get("run"),
             engine: q.get("engine"),
             subject: q.get("subject"),
+            search: q.get("search"),
             kind: q.get("kind"),
             from: q.get("from"),
             to: q.get("to"),
@@ -37,7 +38,7 @@ pub fn HistoryPage() -> impl IntoView {
     view! {
         <Title text="History"/>
         <h1>"History"</h1>
-        <PageHelp text="Every event the engines produced on the run, newest or oldest first, filtered by engine, kind, subject and time; each one says why it happened. Use it to reconstruct an incident after the fact, or export the run."/>
+        <PageHelp text="Every event the engines produced on the run, newest or oldest first, filtered by engine, kind, subject (or the start of its name) and time; each one says why it happened. Use it to reconstruct an incident after the fact, or export the run."/>
         <Filters query/>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
@@ -68,7 +69,8 @@ fn Filters(query: Memo<HistoryQuery>) -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
-            <label>"Subject " <input type="text" name="subject" prop:value=move || q().subject.unwrap_or_default()/></label>
+            <label>"Subject starts with " <input type="search" name="search" size="14" maxlength="100" placeholder="e.g. XA-PAR" prop:value=move || q().search.unwrap_or_default()/></label>
+            <label>"Exact subject " <input type="text" name="subject" prop:value=move || q().subject.unwrap_or_default()/></label>
             <label>"Kind " <input type="text" name="kind" prop:value=move || q().kind.unwrap_or_default()/></label>
             <label>"From " <input type="text" name="from" size="8" placeholder="e.g. 5m" prop:value=move || q().from.unwrap_or_default()/></label>
             <label>"To " <input type="text" name="to" size="8" placeholder="e.g. 2h" prop:value=move || q().to.unwrap_or_default()/></label>

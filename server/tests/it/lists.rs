@@ -717,3 +717,94 @@ async fn a_new_order_of_the_session_tables_keeps_their_search_but_neither_page()
         }
     }
 }
+
+#[tokio::test]
+async fn the_history_is_searched_by_the_start_of_a_subjects_name() {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    let store = &app.services.store;
+    let run = services::history::create_run(store, "search test", 1, None)
+        .await
+        .expect("run");
+    // 30 servers XA-00 … XA-29 and a zone, in turn, one event a second.
+    let subjects: Vec<String> = (0..30)
+        .map(|i| format!("XA-{i:02}"))
+        .chain(["z-paris".to_owned()])
+        .collect();
+    let events: Vec<engine::Event> = (0..310_u64)
+        .map(|i| {
+            engine::Event::new(
+                engine::SimTime(i * 1_000),
+                engine::EngineId::Lms,
+                subjects[(i % 31) as usize].as_str(),
+                "load.pushed",
+                serde_json::json!({ "i": i }),
+            )
+        })
+        .collect();
+    services::history::insert_events(store, run.id, 0, &events)
+        .await
+        .expect("insert");
+    let history = |form: &str| {
+        let (app, viewer) = (&app, viewer.clone());
+        let form = format!("query[run]={}&{form}", run.id);
+        async move {
+            let response = app.post_form("/api/history", &form, Some(&viewer)).await;
+            let status = response.status();
+            (status, body_text(response).await)
+        }
+    };
+    let subjects_of = |text: &str| -> Vec<String> {
+        let page: Value = serde_json::from_str(text).expect("JSON");
+        page["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| r["subject"].as_str().expect("subject").to_owned())
+            .collect()
+    };
+    // XA-1 starts ten names (XA-10 … XA-19): their newest 50 events, newest first.
+    let (status, text) = history("query[search]=XA-1").await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let found = subjects_of(&text);
+    assert_eq!(found.len(), 50);
+    assert!(found.iter().all(|s| s.starts_with("XA-1")), "{found:?}");
+    assert_eq!(found[0], "XA-19", "the newest of them first");
+    // Oldest first, and a name that is whole.
+    let (_, text) = history("query[search]=XA-0&query[order]=oldest").await;
+    assert_eq!(subjects_of(&text).last().map(String::as_str), Some("XA-00"));
+    let (_, text) = history("query[search]=z-paris").await;
+    assert_eq!(subjects_of(&text), vec!["z-paris"; 10]);
+    // None starts with it: an empty page, not an error.
+    let (status, text) = history("query[search]=nothing").await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    assert!(subjects_of(&text).is_empty());
+    // More than 20 names start with `XA-`: refused, asking for more of the name.
+    let (status, text) = history("query[search]=XA-").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(
+        text.contains("search") && text.contains("type more"),
+        "{text}"
+    );
+    let (status, text) = history("query[search]=XA&query[subject]=XA-01").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    // The export keeps the search.
+    let export = app
+        .get(
+            &format!("/api/history/export?format=csv&run={}&search=XA-2", run.id),
+            Some(&viewer),
+        )
+        .await;
+    assert_eq!(export.status(), StatusCode::OK);
+    let csv = body_text(export).await;
+    let lines: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(lines.len(), 100, "XA-20 … XA-29, ten events each");
+    assert!(lines.iter().all(|l| l.contains(",XA-2")), "{csv}");
+    let none = app
+        .get(
+            &format!("/api/history/export?format=json&run={}&search=zz", run.id),
+            Some(&viewer),
+        )
+        .await;
+    assert_eq!(body_text(none).await, "[]");
+}
