@@ -13,7 +13,8 @@ const pages = [
   "/", "/lhc", "/lhc/connectors", "/lhc/rl-017", "/lms", "/lms/servers/XA-042-007", "/lms/store",
   "/lms/evaluators", "/lms/black-hole", "/gslb", "/gslb/links", "/gslb/sites/P03", "/gslb/sites/C0100",
   "/gslb/guided", "/gslb/cli", "/autoscale", "/autoscale/nodes", "/autoscale/asg07", "/alerts", "/alerts/rules",
-  "/history", "/audit", "/users",
+  "/history", "/history?sort=subject&order=oldest", "/lms/store?lsort=load&ldesc=1", "/audit", "/audit?sort=action",
+  "/users",
 ];
 const lists = [
   ["resource locations, search", "/api/lhc_locations", "q=rl-04&sort=unregistered&desc=true"],
@@ -29,6 +30,11 @@ const lists = [
   ["autoscale nodes, DNS mode, newest state first", "/api/autoscale_nodes", "mode=dns&sort=since&desc=true"],
   ["autoscale groups with a cluster evaluating, by nodes", "/api/autoscale_list", "state=evaluating&sort=nodes&desc=true"],
   ["history, one engine", "/api/history", "query%5Bengine%5D=lms"],
+  ["history by subject, from A", "/api/history", "query%5Bsort%5D=subject&query%5Border%5D=oldest"],
+  ["history by kind, from Z", "/api/history", "query%5Bsort%5D=kind"],
+  ["dynamic store's load table by load (10,000)", "/api/lms_store", "lsort=load&ldesc=true"],
+  ["dynamic store's load table of one zone by RuleLoads", "/api/lms_store", "zone=z042&lsort=rules"],
+  ["audit log by who took the action", "/api/audit", "sort=actor&order=oldest"],
 ];
 
 function p95(values) {

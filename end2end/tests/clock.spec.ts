@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { clockMs, signIn } from "./helpers";
+import { clockMs, hydrated, signIn } from "./helpers";
 
 test("the dashboard clock advances live and the dashboard is kept as an artifact", async ({ page }, testInfo) => {
   await signIn(page, "admin");
@@ -60,6 +60,21 @@ test("an operator's actions are in the audit log, which an admin reads", async (
   const row = admin.locator("#audit-table tbody tr", { hasText: "timeline.note" }).first();
   await expect(row).toContainText("operator");
   await expect(row).toContainText("drill starts");
+
+  // Sorted by who took the action, from A, then from Z: a click on the column's name each time.
+  await hydrated(admin);
+  const actors = async () => admin.locator("#audit-table tbody td[data-col=actor]").allTextContents();
+  await admin.locator("#audit-table thead a[data-sort=actor]").click();
+  await expect(admin).toHaveURL(/sort=actor&order=oldest/);
+  await expect(admin.locator("#audit-table thead th[aria-sort=ascending]")).toContainText("Who");
+  const fromA = await actors();
+  expect(fromA.length).toBeGreaterThan(1);
+  expect([...fromA].sort()).toEqual(fromA);
+  await admin.locator("#audit-table thead a[data-sort=actor]").click();
+  await expect(admin).toHaveURL(/sort=actor&order=newest/);
+  await expect(admin.locator("#audit-table thead th[aria-sort=descending]")).toContainText("Who");
+  const fromZ = await actors();
+  expect([...fromZ].sort().reverse()).toEqual(fromZ);
 });
 
 test("the feed's filters ask the server for one engine's rows, heartbeats hidden until asked for", async ({ page }) => {

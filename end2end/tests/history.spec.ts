@@ -112,6 +112,35 @@ test("the history is searched by the start of a subject's name", async ({ page }
   await expect(page.locator("#form-error")).toHaveCount(0);
 });
 
+test("the history sorts by subject from its header and pages on in that order", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.locator(".mainnav").getByRole("link", { name: "History", exact: true }).click();
+  await hydrated(page);
+  const subjects = async () => page.locator("#history-table tbody tr td:nth-child(3)").allTextContents();
+  // Byte order, as the store compares the names.
+  const sorted = (names: string[]) => [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  await page.locator("#history-table thead a[data-sort=subject]").click();
+  await expect(page).toHaveURL(/sort=subject&order=oldest/);
+  await expect(page.locator("#history-table thead th[aria-sort=ascending]")).toContainText("Subject");
+  await expect(page.locator("#history-shown")).toContainText("by subject from A");
+  const first = await subjects();
+  expect(first.length).toBe(50);
+  expect(sorted(first)).toEqual(first);
+  // The next page goes on from the last name of this one.
+  await page.getByRole("link", { name: "Next →" }).click();
+  await expect(page).toHaveURL(/after=\d+\.\d+/);
+  await expect(page.getByRole("link", { name: "← Previous" })).toBeVisible();
+  const second = await subjects();
+  expect(sorted(second)).toEqual(second);
+  expect(second[0] >= first[first.length - 1]).toBe(true);
+  // The header again: from Z.
+  await page.locator("#history-table thead a[data-sort=subject]").click();
+  await expect(page).toHaveURL(/sort=subject&order=newest/);
+  const fromZ = await subjects();
+  expect(sorted(fromZ).reverse()).toEqual(fromZ);
+  expect(fromZ[0] >= second[second.length - 1]).toBe(true);
+});
+
 test("a bad filter names the field and the allowed values", async ({ page }) => {
   await signIn(page, "viewer");
   await page.goto("/history?from=soon");

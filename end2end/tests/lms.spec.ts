@@ -309,3 +309,32 @@ test("a user's session is found among the farm's sessions, newest first", async 
   }
   await expect(table.locator("th a[data-sort=server]")).toHaveAttribute("href", new RegExp(`user=${user}`));
 });
+
+test("the dynamic store's load table sorts by a column's header, loads by their value", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.locator("#mainnav a[href='/lms']").click();
+  await page.getByRole("link", { name: "Dynamic store" }).click();
+  await hydrated(page);
+  const table = page.locator("#load-table");
+  // The busiest first at a first click: the hex loads read by their value.
+  await table.locator("thead a[data-sort=load]").click();
+  await expect(page).toHaveURL(/lsort=load&ldesc=1/);
+  await expect(table.locator("thead th[aria-sort=descending]")).toContainText("Load");
+  const loads = async () => (await table.locator("tbody [data-col=load]").allTextContents()).map((l) => parseInt(l, 16));
+  const busiest = await loads();
+  expect(busiest.length).toBeGreaterThan(1);
+  expect([...busiest].sort((a, b) => b - a)).toEqual(busiest);
+  // The same header again turns the table round; the host search keeps the order.
+  await table.locator("thead a[data-sort=load]").click();
+  await expect(page).toHaveURL(/lsort=load&ldesc=0/);
+  const quietest = await loads();
+  expect([...quietest].sort((a, b) => a - b)).toEqual(quietest);
+  await page.locator("#load-table-filters input[name=q]").fill("XA-PAR");
+  await page.locator("#load-table-filters").getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/q=XA-PAR/);
+  await expect(page).toHaveURL(/lsort=load/);
+  for (const host of await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-server") ?? "")))
+    expect(host).toMatch(/^XA-PAR/);
+  const paris = await loads();
+  expect([...paris].sort((a, b) => a - b)).toEqual(paris);
+});

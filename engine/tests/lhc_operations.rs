@@ -377,8 +377,11 @@ fn the_vda_listing_sorts_by_each_column_and_pages_in_that_order() -> TestResult 
     let _ = sim.advance_to(secs(200));
     let sorts = [
         VdaSort::Name,
+        VdaSort::Kind,
+        VdaSort::DeliveryGroup,
         VdaSort::Broker,
         VdaSort::Sessions,
+        VdaSort::Maintenance,
         VdaSort::HeartbeatPhase,
     ];
     for sort in sorts {
@@ -445,5 +448,31 @@ fn the_vda_listing_sorts_by_each_column_and_pages_in_that_order() -> TestResult 
         .map(|r| r.sessions)
         .collect();
     assert!(sessions.is_sorted_by(|a, b| a >= b), "{sessions:?}");
+    // The kinds and delivery groups by their names as shown, either way.
+    for descending in [false, true] {
+        let kinds: Vec<String> = listed(VdaSort::Kind, descending)
+            .iter()
+            .map(|r| serde_json::to_string(&r.kind).unwrap_or_default())
+            .collect();
+        let groups: Vec<String> = listed(VdaSort::DeliveryGroup, descending)
+            .into_iter()
+            .map(|r| r.delivery_group)
+            .collect();
+        for column in [&kinds, &groups] {
+            let mut sorted = column.clone();
+            sorted.sort();
+            if descending {
+                sorted.reverse();
+            }
+            assert_eq!(*column, sorted, "descending={descending}");
+        }
+    }
+    let kinds = listed(VdaSort::Kind, false);
+    assert_ne!(kinds.first().map(|r| r.kind), kinds.last().map(|r| r.kind));
+    let groups = listed(VdaSort::DeliveryGroup, false);
+    assert_ne!(
+        groups.first().map(|r| &r.delivery_group),
+        groups.last().map(|r| &r.delivery_group)
+    );
     Ok(())
 }

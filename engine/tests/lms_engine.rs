@@ -534,6 +534,20 @@ fn sessions_are_searched_and_sorted_by_each_column_with_ties_by_user() {
             "{keys:?}"
         );
     }
+    // By client address, by its value (not its text), either way.
+    for desc in [false, true] {
+        let page = sim.lms().sessions(&SessionQuery {
+            limit: 10,
+            ..sorted(SessionSort::Client, desc)
+        });
+        let ips: Vec<std::net::Ipv4Addr> = page
+            .rows
+            .iter()
+            .map(|r| r.client_ip.parse().expect("an address"))
+            .collect();
+        assert_eq!(ips.len(), 4);
+        assert!(ips.windows(2).all(|w| (w[0] < w[1]) != desc), "{ips:?}");
+    }
     let found = users(SessionQuery {
         search: Some("A".into()),
         ..Default::default()
@@ -541,7 +555,7 @@ fn sessions_are_searched_and_sorted_by_each_column_with_ties_by_user() {
     assert_eq!(found, ["alice", "carol", "dave"]);
     assert_eq!(
         SessionSort::ALL.map(|(key, sort)| SessionSort::parse(key) == Some(sort)),
-        [true; 4]
+        [true; 5]
     );
     assert_eq!(SessionSort::parse("colour"), None);
 }

@@ -8,7 +8,8 @@
 //! 2. Reads at size: each store filled to `BENCH_EVENTS` (default 10 M) events of the run,
 //!    then `BENCH_ROUNDS` (default 200) of each page query with p50 / p95: the overview's
 //!    newest events, one entity's timeline (a resource location, a server, a site, a group),
-//!    a history page filtered by engine, by engine and kind, and a page deep in the past.
+//!    a history page filtered by engine, by engine and kind, a page deep in the past, and
+//!    pages sorted by subject, engine and kind (both ends and mid-run).
 //!
 //! PostgreSQL is used when `BENCH_POSTGRES_URL` (a role that may create databases) is set:
 //! `bench/history.sh` starts a throwaway cluster with fsync on for it.
@@ -16,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use engine::{EngineId, Event, SimTime};
-use services::history::{self, Cursor, EventFilter, PageAt};
+use services::history::{self, Cursor, EventFilter, EventOrder, PageAt};
 use services::Store;
 
 type Outcome<T> = Result<T, Box<dyn std::error::Error>>;
@@ -299,6 +300,44 @@ async fn reads(store: &Store, run: i64, total: u64, rounds: u64) -> Outcome<()> 
     })
     .await?;
     println!("  history page, lhc, mid-run (older) {line}");
+    // Sorted by a column (each then by time): both ends, and the page after the mid-run event.
+    for (label, order, at) in [
+        ("by subject, from Z", EventOrder::Subject, PageAt::Newest),
+        ("by subject, from A", EventOrder::Subject, PageAt::Oldest),
+        (
+            "by subject, mid-run",
+            EventOrder::Subject,
+            PageAt::Older(cursor),
+        ),
+        ("by engine, from A", EventOrder::Engine, PageAt::Oldest),
+        ("by kind, from Z", EventOrder::Kind, PageAt::Newest),
+        ("by kind, mid-run", EventOrder::Kind, PageAt::Older(cursor)),
+    ] {
+        let line = measure(rounds, |_| async {
+            Ok(history::sorted_page(store, &all, order, at, 50)
+                .await?
+                .rows
+                .len())
+        })
+        .await?;
+        println!("  history page, {label:<22} {line}");
+    }
+    // One server's events by kind: read through its subject index and sorted (its events only).
+    let server = EventFilter {
+        run_id: run,
+        subject: Some("XA-0042".into()),
+        ..Default::default()
+    };
+    let line = measure(rounds, |_| async {
+        Ok(
+            history::sorted_page(store, &server, EventOrder::Kind, PageAt::Newest, 50)
+                .await?
+                .rows
+                .len(),
+        )
+    })
+    .await?;
+    println!("  history page, a server by kind      {line}");
     let _ = total;
     Ok(())
 }

@@ -72,8 +72,37 @@ pub struct AuditFilter {
     pub action_prefix: Option<String>,
     /// Only refused (`true`) or only accepted (`false`) actions.
     pub refused: Option<bool>,
-    /// Oldest first (the newest first otherwise).
+    /// The column sorted by (then the entry's number: the time it was written).
+    pub sort: AuditSort,
+    /// Smallest first: the oldest, or names from A (the largest first otherwise).
     pub oldest_first: bool,
+}
+
+/// A column of the audit log to sort by; each is indexed with the entry's number, so a page
+/// in any order is read through an index.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AuditSort {
+    /// When the action was taken.
+    #[default]
+    Time,
+    /// Who took it.
+    Actor,
+    /// The action's name.
+    Action,
+    /// Its outcome (`ok`, or the refusal).
+    Outcome,
+}
+
+impl AuditSort {
+    /// The SQL columns of the order, before the entry's number.
+    fn columns(self) -> &'static str {
+        match self {
+            AuditSort::Time => "",
+            AuditSort::Actor => "actor",
+            AuditSort::Action => "action",
+            AuditSort::Outcome => "outcome",
+        }
+    }
 }
 
 /// The conditions of [`AuditFilter`], in SQL both stores read (`CAST` gives PostgreSQL each
@@ -97,10 +126,14 @@ pub async fn list_filtered(
     offset: i64,
     limit: i64,
 ) -> Result<(Vec<AuditEntry>, i64, i64)> {
-    let order = if filter.oldest_first { "ASC" } else { "DESC" };
+    let dir = if filter.oldest_first { "ASC" } else { "DESC" };
+    let order = match filter.sort.columns() {
+        "" => format!("id {dir}"),
+        column => format!("{column} {dir}, id {dir}"),
+    };
     let select = format!(
         "SELECT id, at, actor, action, arguments, outcome FROM audit_log {AUDIT_WHERE} \
-         ORDER BY id {order} LIMIT $4 OFFSET $5"
+         ORDER BY {order} LIMIT $4 OFFSET $5"
     );
     let count = format!("SELECT COUNT(*) FROM audit_log {AUDIT_WHERE}");
     let refused = filter.refused.map(i64::from);

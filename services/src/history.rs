@@ -13,6 +13,10 @@ use sqlx::{Acquire, Database, Encode, Pool, QueryBuilder, Type};
 use crate::error::Result;
 use crate::store::{self, now_text, on_pool, Dialect, EventRows, Store};
 
+mod order;
+
+pub use order::EventOrder;
+
 /// A simulation run: one start of the engines on a scenario and seed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
 pub struct Run {
@@ -410,32 +414,98 @@ pub(crate) fn push_details_contain<'a, DB: Database>(
         .push(") > 0");
 }
 
-/// Adds the keyset condition and order of a page; `newest_first` reads down from `place`.
+/// The column a single read orders by before (instant, place): none (time order), the
+/// subject, or the kind (within one engine: the kind index starts with the engine).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lead {
+    Time,
+    Subject,
+    Kind,
+}
+
+impl Lead {
+    /// The lead column's value of `event` (empty in time order).
+    fn of(self, event: &StoredEvent) -> &str {
+        match self {
+            Lead::Time => "",
+            Lead::Subject => &event.subject,
+            Lead::Kind => &event.kind,
+        }
+    }
+
+    fn column(self) -> Option<&'static str> {
+        match self {
+            Lead::Time => None,
+            Lead::Subject => Some("subject"),
+            Lead::Kind => Some("kind"),
+        }
+    }
+}
+
+/// Where a read starts: the lead column's value at an event (empty in time order) and the
+/// event's place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    lead: String,
+    at: Cursor,
+}
+
+impl Key {
+    fn time(at: Cursor) -> Key {
+        Key {
+            lead: String::new(),
+            at,
+        }
+    }
+
+    fn of(lead: Lead, event: &StoredEvent) -> Key {
+        Key {
+            lead: lead.of(event).to_owned(),
+            at: Cursor::of(event),
+        }
+    }
+}
+
+/// Adds the keyset condition and order of a page; `newest_first` reads down (largest keys
+/// first) from `place`.
 fn push_page<'a, DB: Database>(
     q: &mut QueryBuilder<'a, DB>,
     dialect: Dialect,
-    place: Option<Cursor>,
+    lead: Lead,
+    place: Option<&Key>,
     newest_first: bool,
     limit: i64,
 ) where
     i64: Encode<'a, DB> + Type<DB>,
+    String: Encode<'a, DB> + Type<DB>,
 {
     let id = id_column(dialect);
-    if let Some(c) = place {
+    let columns = match lead.column() {
+        Some(column) => format!("{column}, t_ms, {id}"),
+        None => format!("t_ms, {id}"),
+    };
+    if let Some(k) = place {
         let op = if newest_first { "<" } else { ">" };
-        q.push(format_args!(" AND (t_ms, {id}) {op} ("))
-            .push_bind(c.t_ms)
+        q.push(format_args!(" AND ({columns}) {op} ("));
+        if lead.column().is_some() {
+            q.push_bind(k.lead.clone()).push(", ");
+        }
+        q.push_bind(k.at.t_ms)
             .push(", ")
-            .push_bind(c.id)
+            .push_bind(k.at.id)
             .push(")");
     }
     let dir = if newest_first { "DESC" } else { "ASC" };
-    q.push(format_args!(" ORDER BY t_ms {dir}, {id} {dir} LIMIT "))
+    let order = match lead.column() {
+        Some(column) => format!("{column} {dir}, t_ms {dir}, {id} {dir}"),
+        None => format!("t_ms {dir}, {id} {dir}"),
+    };
+    q.push(format_args!(" ORDER BY {order} LIMIT "))
         .push_bind(limit);
 }
 
 /// Reads the events matching `filter` from `place`, newest first (`newest_first`) or
-/// oldest first, at most `limit`.
+/// oldest first, at most `limit` (a list of subjects is read one subject at a time).
 async fn read_events(
     store: &Store,
     filter: &EventFilter,
@@ -443,16 +513,40 @@ async fn read_events(
     newest_first: bool,
     limit: i64,
 ) -> Result<Vec<StoredEvent>> {
-    if newest_first {
-        let below = place.map(|c| u64::try_from(c.t_ms).unwrap_or(0));
+    read_filtered(
+        store,
+        filter,
+        Lead::Time,
+        place.map(Key::time),
+        newest_first,
+        limit,
+    )
+    .await
+}
+
+/// Reads the events matching `filter` in (`lead`, instant, place) order from `place`, largest
+/// keys first (`newest_first`) or smallest first, at most `limit`.
+async fn read_led(
+    store: &Store,
+    filter: &EventFilter,
+    lead: Lead,
+    place: Option<Key>,
+    newest_first: bool,
+    limit: i64,
+) -> Result<Vec<StoredEvent>> {
+    if newest_first && lead == Lead::Time {
+        let below = place
+            .as_ref()
+            .map(|k| u64::try_from(k.at.t_ms).unwrap_or(0));
         if let Some(bounded) = recent_spans_only(store, filter, below).await? {
-            let rows = read_unbounded(store, &bounded, place, newest_first, limit).await?;
+            let rows =
+                read_unbounded(store, &bounded, lead, place.as_ref(), newest_first, limit).await?;
             if rows.len() as i64 >= limit {
                 return Ok(rows);
             }
         }
     }
-    read_unbounded(store, filter, place, newest_first, limit).await
+    read_unbounded(store, filter, lead, place.as_ref(), newest_first, limit).await
 }
 
 /// On PostgreSQL, `filter` bounded to the latest two spans of simulated time that hold events
@@ -480,11 +574,12 @@ async fn recent_spans_only(
     }))
 }
 
-/// [`read_events`] as asked.
+/// [`read_led`] as asked.
 async fn read_unbounded(
     store: &Store,
     filter: &EventFilter,
-    place: Option<Cursor>,
+    lead: Lead,
+    place: Option<&Key>,
     newest_first: bool,
     limit: i64,
 ) -> Result<Vec<StoredEvent>> {
@@ -492,7 +587,7 @@ async fn read_unbounded(
     Ok(on_pool!(store, pool => {
         let mut q = builder(pool, select_events(dialect));
         push_where(&mut q, filter, dialect);
-        push_page(&mut q, dialect, place, newest_first, limit);
+        push_page(&mut q, dialect, lead, place, newest_first, limit);
         q.build_query_as::<StoredEvent>().fetch_all(pool).await
     })?)
 }
@@ -505,6 +600,20 @@ pub async fn page(
     at: PageAt,
     limit: i64,
 ) -> Result<EventPage> {
+    sorted_page(store, filter, EventOrder::Time, at, limit).await
+}
+
+/// One page of at most `limit` events matching `filter` in `order`, at `at`: "newest" is the
+/// largest end of the order (the latest instant, or the last name and its latest event), so
+/// [`PageAt::Newest`] starts a page down from it and [`PageAt::Oldest`] up from the other end.
+/// Reads at most `limit + 1` rows per engine through an index, whatever the size of the run.
+pub async fn sorted_page(
+    store: &Store,
+    filter: &EventFilter,
+    order: EventOrder,
+    at: PageAt,
+    limit: i64,
+) -> Result<EventPage> {
     let limit = limit.max(1);
     let (place, newest_first) = match at {
         PageAt::Newest => (None, true),
@@ -512,11 +621,7 @@ pub async fn page(
         PageAt::Older(c) => (Some(c), true),
         PageAt::Newer(c) => (Some(c), false),
     };
-    let mut rows = if filter.subjects.is_empty() {
-        read_events(store, filter, place, newest_first, limit + 1).await?
-    } else {
-        read_each_subject(store, filter, place, newest_first, limit + 1).await?
-    };
+    let mut rows = order::read(store, filter, order, place, newest_first, limit + 1).await?;
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
     if !newest_first {
@@ -533,17 +638,22 @@ pub async fn page(
     Ok(EventPage { rows, older, newer })
 }
 
-/// [`page`]'s read when `filter` names a list of subjects: each subject's `limit` rows
-/// through the subject index (in index order: bounded whatever each one's history), merged in
-/// the page's order and cut to `limit`. A single read with `subject IN (…)` would have SQLite
-/// sort every event of the subjects, or walk the run in time order to find them.
-async fn read_each_subject(
+/// Reads the events matching `filter` in (`lead`, instant, place) order; when `filter` names
+/// a list of subjects, each subject's `limit` rows through the subject index (in index order:
+/// bounded whatever each one's history), merged in that order and cut to `limit`. A single
+/// read with `subject IN (…)` would have SQLite sort every event of the subjects, or walk the
+/// run in time order to find them.
+async fn read_filtered(
     store: &Store,
     filter: &EventFilter,
-    place: Option<Cursor>,
+    lead: Lead,
+    place: Option<Key>,
     newest_first: bool,
     limit: i64,
 ) -> Result<Vec<StoredEvent>> {
+    if filter.subjects.is_empty() {
+        return read_led(store, filter, lead, place, newest_first, limit).await;
+    }
     let mut rows = Vec::new();
     for subject in &filter.subjects {
         let one = EventFilter {
@@ -551,9 +661,9 @@ async fn read_each_subject(
             subjects: Vec::new(),
             ..filter.clone()
         };
-        rows.extend(read_events(store, &one, place, newest_first, limit).await?);
+        rows.extend(read_led(store, &one, lead, place.clone(), newest_first, limit).await?);
     }
-    rows.sort_by_key(|r| (r.t_ms, r.id));
+    rows.sort_by(|a, b| (lead.of(a), a.t_ms, a.id).cmp(&(lead.of(b), b.t_ms, b.id)));
     if newest_first {
         rows.reverse();
     }
@@ -655,19 +765,24 @@ pub async fn events_after(
 
 #[cfg(test)]
 mod tests {
-    use super::{first_gap, push_page, push_where, select_events, EventFilter};
+    use super::{first_gap, push_page, push_where, select_events, EventFilter, Lead};
     use crate::store::{Dialect, Store};
     use sqlx::{QueryBuilder, Sqlite};
 
     /// SQLite's plan for the newest events matching `filter`, one line per step.
     async fn sqlite_plan(store: &Store, filter: &EventFilter) -> String {
+        sqlite_plan_led(store, filter, Lead::Time).await
+    }
+
+    /// SQLite's plan for the largest (`lead`, instant, place) keys matching `filter`.
+    async fn sqlite_plan_led(store: &Store, filter: &EventFilter, lead: Lead) -> String {
         let Some(pool) = store.sqlite_pool() else {
             panic!("a SQLite store")
         };
         let mut q = QueryBuilder::<Sqlite>::new("EXPLAIN QUERY PLAN ");
         q.push(select_events(Dialect::Sqlite));
         push_where(&mut q, filter, Dialect::Sqlite);
-        push_page(&mut q, Dialect::Sqlite, None, true, 50);
+        push_page(&mut q, Dialect::Sqlite, lead, None, true, 50);
         let steps: Vec<(i64, i64, i64, String)> = q
             .build_query_as()
             .fetch_all(pool)
@@ -710,6 +825,29 @@ mod tests {
         for (f, index) in cases {
             let plan = sqlite_plan(&store, &f).await;
             assert!(plan.contains(index), "{f:?} should use {index}:\n{plan}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_column_order_is_read_through_an_index_in_its_order_without_a_sort() {
+        let store = Store::connect("sqlite::memory:")
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let filter = |engine: Option<&str>| EventFilter {
+            run_id: 1,
+            engine: engine.map(str::to_owned),
+            ..EventFilter::default()
+        };
+        // (filter, lead column, the index its plan must use)
+        let cases = [
+            (filter(None), Lead::Subject, "events_by_subject"),
+            (filter(Some("lms")), Lead::Kind, "events_by_kind"),
+            (filter(Some("lms")), Lead::Time, "events_by_engine"),
+        ];
+        for (f, lead, index) in cases {
+            let plan = sqlite_plan_led(&store, &f, lead).await;
+            assert!(plan.contains(index), "{lead:?} should use {index}:\n{plan}");
+            assert!(!plan.contains("TEMP B-TREE"), "{lead:?} sorts:\n{plan}");
         }
     }
 

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use engine::{CoreAction, EngineId, Event, Role, SimTime, Speed};
-use services::history::{self, Cursor, EventFilter, PageAt};
+use services::history::{self, Cursor, EventFilter, EventOrder, PageAt};
 use services::journal::{self, AuditRow, Entry, Journaled};
 use services::snapshots::{self, SnapshotRow};
 use services::store::Dialect;
@@ -230,6 +230,7 @@ async fn the_audit_log_is_filtered_by_user_action_and_outcome_in_either_order() 
                 actor: actor.map(str::to_owned),
                 action_prefix: action.map(str::to_owned),
                 refused,
+                sort: audit::AuditSort::Time,
                 oldest_first,
             };
         // (filter, (actor, action) of the rows kept, in order)
@@ -285,6 +286,61 @@ async fn the_audit_log_is_filtered_by_user_action_and_outcome_in_either_order() 
         assert_eq!(matching, 3);
         assert_eq!(page.len(), 1);
         assert_eq!(page[0].action, "clock.step");
+        // Sorted by a column, either way; equal names keep the order they were written in.
+        let sorted = |sort, oldest_first| audit::AuditFilter {
+            sort,
+            oldest_first,
+            ..audit::AuditFilter::default()
+        };
+        // (order, smallest first, (actor, action) of the first three rows)
+        type FirstRows<'a> = [(&'a str, &'a str); 3];
+        let orders: [(audit::AuditSort, bool, FirstRows); 4] = [
+            (
+                audit::AuditSort::Actor,
+                true,
+                [
+                    ("alice", "clock.set_speed"),
+                    ("alice", "lhc.force_outage"),
+                    ("alice", "clock.step"),
+                ],
+            ),
+            (
+                audit::AuditSort::Actor,
+                false,
+                [
+                    ("carol", "lhc.clear_outage"),
+                    ("bob", "lhc.force_outage"),
+                    ("alice", "clock.step"),
+                ],
+            ),
+            (
+                audit::AuditSort::Action,
+                true,
+                [
+                    ("alice", "clock.set_speed"),
+                    ("alice", "clock.step"),
+                    ("carol", "lhc.clear_outage"),
+                ],
+            ),
+            (
+                audit::AuditSort::Outcome,
+                false,
+                [
+                    ("alice", "lhc.force_outage"),
+                    ("alice", "clock.step"),
+                    ("carol", "lhc.clear_outage"),
+                ],
+            ),
+        ];
+        for (sort, oldest_first, want) in orders {
+            let f = sorted(sort, oldest_first);
+            let (page, _, _) = audit::list_filtered(&store, &f, 0, 3).await.expect("list");
+            let got: Vec<(&str, &str)> = page
+                .iter()
+                .map(|r| (r.actor.as_str(), r.action.as_str()))
+                .collect();
+            assert_eq!(got, want, "{:?} {f:?}", store.dialect());
+        }
     }
 }
 
@@ -578,6 +634,128 @@ async fn subjects_are_found_by_the_start_of_their_name_and_their_pages_merged() 
             .expect("page");
         assert_eq!(times(&oldest.rows), [70, 60, 20, 10], "{d:?}");
         assert_eq!(oldest.older, None, "{d:?}");
+    }
+}
+
+#[tokio::test]
+async fn every_order_walks_the_whole_history_both_ways_by_keyset() {
+    for (store, _dir) in stores().await {
+        let d = store.dialect();
+        let run = history::create_run(&store, "orders", 3, None)
+            .await
+            .expect("run");
+        // Three engines, four subjects and two kinds, interleaved so that no order is the
+        // time order; one event every 10 ms.
+        let engines = [EngineId::Lhc, EngineId::Lms, EngineId::Gslb];
+        let subjects = ["b", "a", "c", "a2"];
+        let events: Vec<Event> = (0..300_u64)
+            .map(|i| {
+                Event::new(
+                    SimTime(i * 10),
+                    engines[(i % 3) as usize],
+                    subjects[(i % 4) as usize],
+                    ["x", "y"][(i / 7 % 2) as usize],
+                    serde_json::json!({ "i": i }),
+                )
+            })
+            .collect();
+        history::insert_events(&store, run.id, 0, &events)
+            .await
+            .expect("insert");
+        type Row = (String, String, String, i64);
+        let row = |r: &history::StoredEvent| -> Row {
+            (r.engine.clone(), r.subject.clone(), r.kind.clone(), r.t_ms)
+        };
+        let key = |order: EventOrder, r: &Row| -> (String, String, i64) {
+            match order {
+                EventOrder::Time => (String::new(), String::new(), r.3),
+                EventOrder::Engine => (r.0.clone(), String::new(), r.3),
+                EventOrder::Subject => (r.1.clone(), String::new(), r.3),
+                EventOrder::Kind => (r.0.clone(), r.2.clone(), r.3),
+            }
+        };
+        let filters = [
+            EventFilter {
+                run_id: run.id,
+                ..Default::default()
+            },
+            EventFilter {
+                run_id: run.id,
+                subjects: vec!["a".into(), "a2".into()],
+                ..Default::default()
+            },
+            EventFilter {
+                run_id: run.id,
+                engine: Some("lms".into()),
+                ..Default::default()
+            },
+        ];
+        for filter in &filters {
+            for order in EventOrder::ALL {
+                let at = |p| history::sorted_page(&store, filter, order, p, 7);
+                let mut want: Vec<Row> = events
+                    .iter()
+                    .map(|e| {
+                        (
+                            e.engine.as_str().to_owned(),
+                            e.subject.clone(),
+                            e.kind.clone(),
+                            e.t_ms as i64,
+                        )
+                    })
+                    .filter(|r| filter.engine.as_ref().is_none_or(|e| *e == r.0))
+                    .filter(|r| filter.subjects.is_empty() || filter.subjects.contains(&r.1))
+                    .collect();
+                want.sort_by_key(|r| key(order, r));
+                want.reverse();
+                // Down from the largest end, 7 at a time: every event once, in the order.
+                let mut down = Vec::new();
+                let mut place = PageAt::Newest;
+                loop {
+                    let page = at(place).await.expect("page");
+                    assert!(page.rows.len() <= 7);
+                    if place == PageAt::Newest {
+                        assert_eq!(page.newer, None, "{d:?} {order:?}");
+                    }
+                    down.extend(page.rows.iter().map(row));
+                    match page.older {
+                        Some(c) => place = PageAt::Older(c),
+                        None => break,
+                    }
+                }
+                assert_eq!(down, want, "{d:?} {order:?} {filter:?}");
+                // Up from the other end: the same events the other way round.
+                let mut up = Vec::new();
+                let mut place = PageAt::Oldest;
+                loop {
+                    let page = at(place).await.expect("page");
+                    if place == PageAt::Oldest {
+                        assert_eq!(page.older, None, "{d:?} {order:?}");
+                    }
+                    up.extend(page.rows.iter().rev().map(row));
+                    match page.newer {
+                        Some(c) => place = PageAt::Newer(c),
+                        None => break,
+                    }
+                }
+                want.reverse();
+                assert_eq!(up, want, "{d:?} {order:?} {filter:?}");
+            }
+        }
+        // A page's place that is not stored (gone with retention) is named, not guessed.
+        let gone = Cursor { t_ms: 5, id: 9_999 };
+        let refused = history::sorted_page(
+            &store,
+            &filters[0],
+            EventOrder::Subject,
+            PageAt::Older(gone),
+            7,
+        )
+        .await;
+        assert!(
+            matches!(refused, Err(ServiceError::NotFound(_))),
+            "{d:?}: {refused:?}"
+        );
     }
 }
 

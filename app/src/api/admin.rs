@@ -27,15 +27,29 @@ impl From<services::accounts::User> for UserView {
     }
 }
 
+/// The audit page's columns that sort (`sort=`): URL key and column.
+#[cfg(feature = "ssr")]
+const AUDIT_SORTS: [(&str, services::audit::AuditSort); 4] = {
+    use services::audit::AuditSort;
+    [
+        ("time", AuditSort::Time),
+        ("actor", AuditSort::Actor),
+        ("action", AuditSort::Action),
+        ("outcome", AuditSort::Outcome),
+    ]
+};
+
 /// One page of the audit log (admin): the actions of user `user` (exact name), of actions
-/// whose name starts with `action` (`lhc.`), whose `outcome` is `ok` or `refused`, newest
-/// first or, with `order` `oldest`, oldest first.
+/// whose name starts with `action` (`lhc.`), whose `outcome` is `ok` or `refused`, sorted
+/// by `sort` (`time`, the default, `actor`, `action` or `outcome`), the largest first (the newest) or,
+/// with `order` `oldest`, the smallest first.
 #[server(endpoint = "audit", input = crate::api::codec::Form)]
 pub async fn audit_entries(
     page: Option<u32>,
     user: Option<String>,
     action: Option<String>,
     outcome: Option<String>,
+    sort: Option<String>,
     order: Option<String>,
 ) -> Result<AuditPage, AppError> {
     use crate::auth::read_only;
@@ -50,6 +64,7 @@ pub async fn audit_entries(
                 actor: searched(&user, "user")?,
                 action_prefix: searched(&action, "action")?,
                 refused: keyed("outcome", &AUDIT_OUTCOMES, optional(&outcome))?,
+                sort: keyed("sort", &AUDIT_SORTS, optional(&sort))?.unwrap_or_default(),
                 oldest_first: keyed("order", &AUDIT_ORDERS, optional(&order))?.unwrap_or(false),
             };
             let per_page = i64::from(AUDIT_PAGE_SIZE);

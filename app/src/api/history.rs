@@ -88,7 +88,20 @@ fn page_at(place: crate::model::HistoryPlace) -> services::history::PageAt {
     }
 }
 
-/// One page of events matching `query`.
+/// The store's order of a validated sort.
+#[cfg(feature = "ssr")]
+fn event_order(sort: crate::model::HistorySort) -> services::history::EventOrder {
+    use crate::model::HistorySort;
+    use services::history::EventOrder;
+    match sort {
+        HistorySort::Time => EventOrder::Time,
+        HistorySort::Engine => EventOrder::Engine,
+        HistorySort::Subject => EventOrder::Subject,
+        HistorySort::Kind => EventOrder::Kind,
+    }
+}
+
+/// One page of events matching `query`, in its order.
 #[server(endpoint = "history", input = crate::api::codec::Form)]
 pub async fn list_events(#[server(default)] query: HistoryQuery) -> Result<HistoryPage, AppError> {
     use crate::auth::read_only;
@@ -101,9 +114,10 @@ pub async fn list_events(#[server(default)] query: HistoryQuery) -> Result<Histo
             let current = services.runtime.run().id;
             let page = match resolved_filter(&services.store, &filter, current).await? {
                 Some(store) => {
-                    services::history::page(
+                    services::history::sorted_page(
                         &services.store,
                         &store,
+                        event_order(filter.sort),
                         page_at(filter.place),
                         i64::from(HISTORY_PAGE_SIZE),
                     )

@@ -204,10 +204,13 @@ pub async fn lhc_vdas(
     use crate::form::{optional, search};
     use crate::model::listing::keyed;
     use engine::lhc::{BrokerFilter, VdaQuery, VdaSort};
-    const SORTS: [(&str, VdaSort); 4] = [
+    const SORTS: [(&str, VdaSort); 7] = [
         ("name", VdaSort::Name),
+        ("kind", VdaSort::Kind),
+        ("group", VdaSort::DeliveryGroup),
         ("broker", VdaSort::Broker),
         ("sessions", VdaSort::Sessions),
+        ("maintenance", VdaSort::Maintenance),
         ("phase", VdaSort::HeartbeatPhase),
     ];
     read_only("lhc.vdas", engine::Role::Viewer, |services, _| async move {

@@ -118,7 +118,7 @@ pub async fn lms_servers(
 }
 
 /// The session tables' search (`user`: a part of the user name) and order (`sort`: `user`,
-/// `server`, `app` or `since`), checked; `field` names the sort's URL parameter.
+/// `server`, `app`, `client` or `since`), checked; `field` names the sort's URL parameter.
 #[cfg(feature = "ssr")]
 fn session_order(
     user: &Option<String>,
@@ -129,14 +129,17 @@ fn session_order(
     let search = crate::form::search(user)?;
     let sort = match crate::form::optional(sort) {
         None => SessionSort::default(),
-        Some(key) => SessionSort::parse(key)
-            .ok_or_else(|| AppError::invalid(field, "must be one of user, server, app, since"))?,
+        Some(key) => SessionSort::parse(key).ok_or_else(|| {
+            let keys = SessionSort::ALL.map(|(key, _)| key).join(", ");
+            AppError::invalid(field, format!("must be one of {keys}"))
+        })?,
     };
     Ok((search, sort))
 }
 
 /// One page of sessions, of one server and/or in one state (`connected` or `disconnected`),
-/// whose user name contains `q`, ordered by `sort` (`user`, `server`, `app`, `since`).
+/// whose user name contains `q`, ordered by `sort` (`user`, `server`, `app`, `client`,
+/// `since`).
 #[server(endpoint = "lms_sessions", input = crate::api::codec::Form)]
 pub async fn lms_sessions(
     server: Option<String>,
@@ -263,8 +266,8 @@ pub async fn lms_server(
 /// Load-table rows per page of the dynamic store.
 pub const LOAD_TABLE_PAGE_SIZE: u32 = 50;
 
-/// The dynamic store: a page of the load table (hosts containing `q`, of `zone`) and of
-/// each session table (users containing `user`, ordered by `ssort`), in the product's
+/// The dynamic store: a page of the load table (hosts containing `q`, of `zone`, ordered by
+/// column `lsort`, largest first when `ldesc`) and of each session table (users containing `user`, ordered by `ssort`), in the product's
 /// notation, and the `qfarm /load` list of the load table's page.
 #[server(endpoint = "lms_store", input = crate::api::codec::Form)]
 pub async fn lms_store(
@@ -275,12 +278,15 @@ pub async fn lms_store(
     sdesc: Option<bool>,
     q: Option<String>,
     zone: Option<String>,
+    lsort: Option<String>,
+    ldesc: Option<bool>,
     page: Option<u32>,
     at: Option<String>,
     run: Option<i64>,
 ) -> Result<DynamicStore, AppError> {
     use crate::auth::read_only;
     use crate::form::optional;
+    use crate::model::load_table::{sort_rows, LoadTableSort};
     use engine::lms::views::{SessionQuery, SessionState};
     read_only(
         "lms.store",
@@ -304,10 +310,14 @@ pub async fn lms_store(
             let offset = page_offset(page, LOAD_TABLE_PAGE_SIZE)? as usize;
             let needle = crate::form::search(&q)?.map(|q| q.to_lowercase());
             let zone = optional(&zone).map(str::to_owned);
+            let sort =
+                crate::model::listing::keyed("lsort", &LoadTableSort::by_key(), optional(&lsort))?
+                    .unwrap_or_default();
+            let desc = ldesc.unwrap_or(false);
             Ok(estate
                 .query(move |sim| {
                     let lms = sim.lms();
-                    let matching: Vec<_> = lms
+                    let mut matching: Vec<_> = lms
                         .load_table()
                         .into_iter()
                         .filter(|row| zone.as_deref().is_none_or(|z| row.zone == z))
@@ -317,6 +327,7 @@ pub async fn lms_store(
                                 .is_none_or(|n| row.host.to_lowercase().contains(n))
                         })
                         .collect();
+                    sort_rows(&mut matching, sort, desc);
                     let load_table_matching = u32::try_from(matching.len()).unwrap_or(u32::MAX);
                     let load_table: Vec<_> = matching
                         .into_iter()

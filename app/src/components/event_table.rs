@@ -7,19 +7,29 @@ use crate::model::EventRow;
 
 /// Events as rows: simulated time, engine, subject, kind, details, actor.
 #[component]
-pub fn EventTable(rows: Vec<EventRow>, #[prop(optional)] id: &'static str) -> impl IntoView {
+pub fn EventTable(
+    rows: Vec<EventRow>,
+    #[prop(optional)] id: &'static str,
+    /// The header cells, when the table's columns sort (the plain names otherwise).
+    #[prop(optional)]
+    head: Option<AnyView>,
+) -> impl IntoView {
     let empty = rows.is_empty();
+    let head = head.unwrap_or_else(|| {
+        view! {
+            <th>"Sim time"</th>
+            <th>"Engine"</th>
+            <th>"Subject"</th>
+            <th>"Kind"</th>
+            <th>"Details"</th>
+            <th>"Actor"</th>
+        }
+        .into_any()
+    });
     view! {
         <table tabindex="0" class="events" id=id>
             <thead>
-                <tr>
-                    <th>"Sim time"</th>
-                    <th>"Engine"</th>
-                    <th>"Subject"</th>
-                    <th>"Kind"</th>
-                    <th>"Details"</th>
-                    <th>"Actor"</th>
-                </tr>
+                <tr>{head}</tr>
             </thead>
             <tbody>
                 {empty.then(|| view! { <tr><td colspan="6" class="empty">"No events."</td></tr> })}

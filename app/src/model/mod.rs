@@ -27,6 +27,7 @@ pub mod gslb_sites;
 pub mod lhc;
 pub mod listing;
 pub mod lms;
+pub mod load_table;
 pub mod node_list;
 pub mod overview;
 pub mod rl_list;
@@ -164,7 +165,11 @@ pub struct HistoryQuery {
     pub from: Option<String>,
     /// Latest simulated time (a duration since the start).
     pub to: Option<String>,
-    /// The order: `newest` (first; the default) or `oldest` (first).
+    /// The column sorted by: `time` (the default), `engine`, `subject` or `kind` (each then
+    /// by time).
+    pub sort: Option<String>,
+    /// The direction: `newest` (first; the default: the latest instant, or the last name)
+    /// or `oldest` (first).
     pub order: Option<String>,
     /// The page of events just older than this place (`<t_ms>.<id>`, from a page's link).
     pub before: Option<String>,
@@ -229,7 +234,10 @@ pub struct HistoryFilter {
     pub from_ms: Option<u64>,
     /// To (ms).
     pub to_ms: Option<u64>,
-    /// Whether the history is read oldest first.
+    /// The column sorted by.
+    pub sort: HistorySort,
+    /// Whether the history is read oldest first (names from A, each one's events oldest
+    /// first, when sorted by a name).
     pub oldest_first: bool,
     /// Which page.
     pub place: HistoryPlace,
@@ -237,6 +245,46 @@ pub struct HistoryFilter {
 
 /// The orders of the history (`order=` in its URL): by time, either way.
 pub const HISTORY_ORDERS: [&str; 2] = ["newest", "oldest"];
+
+/// The column the history is sorted by (`sort=` in its URL), each then by time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HistorySort {
+    /// By instant.
+    #[default]
+    Time,
+    /// By engine name.
+    Engine,
+    /// By subject name.
+    Subject,
+    /// By engine, then kind.
+    Kind,
+}
+
+impl HistorySort {
+    /// Every column with its URL name, in the history table's order.
+    pub const ALL: [(HistorySort, &'static str); 4] = [
+        (HistorySort::Time, "time"),
+        (HistorySort::Engine, "engine"),
+        (HistorySort::Subject, "subject"),
+        (HistorySort::Kind, "kind"),
+    ];
+
+    /// The column's URL name.
+    pub fn as_str(self) -> &'static str {
+        Self::ALL
+            .into_iter()
+            .find(|(s, _)| *s == self)
+            .map_or("time", |(_, name)| name)
+    }
+
+    /// The column of URL name `name`.
+    pub fn parse(name: &str) -> Option<HistorySort> {
+        Self::ALL
+            .into_iter()
+            .find(|(_, n)| *n == name)
+            .map(|(s, _)| s)
+    }
+}
 
 impl HistoryQuery {
     /// Validates every field, naming the first bad one and what it accepts.
@@ -268,6 +316,18 @@ impl HistoryQuery {
                 return Err(AppError::invalid("to", "must not be earlier than from"));
             }
         }
+        let sort = match optional(&self.sort) {
+            None => HistorySort::Time,
+            Some(name) => HistorySort::parse(name).ok_or_else(|| {
+                AppError::invalid(
+                    "sort",
+                    format!(
+                        "must be one of: {}",
+                        HistorySort::ALL.map(|(_, n)| n).join(", ")
+                    ),
+                )
+            })?,
+        };
         let oldest_first = match optional(&self.order) {
             None | Some("newest") => false,
             Some("oldest") => true,
@@ -309,6 +369,7 @@ impl HistoryQuery {
             kind: text(&self.kind),
             from_ms,
             to_ms,
+            sort,
             oldest_first,
             place,
         })
@@ -324,6 +385,7 @@ impl HistoryQuery {
             ("kind", &self.kind),
             ("from", &self.from),
             ("to", &self.to),
+            ("sort", &self.sort),
             ("order", &self.order),
         ];
         pairs
@@ -470,6 +532,8 @@ mod tests {
                 "search",
             ),
             (q(|q| q.search = Some("x".repeat(101))), "search"),
+            (q(|q| q.sort = Some("details".into())), "sort"),
+            (q(|q| q.sort = Some("Subject".into())), "sort"),
             (
                 q(|q| {
                     q.before = Some("1.2".into());
@@ -522,6 +586,17 @@ mod tests {
             .validate()
             .expect("valid");
         assert_eq!(newest.place, HistoryPlace::Newest);
+        assert_eq!(
+            newest.sort,
+            HistorySort::Time,
+            "time unless a column is named"
+        );
         assert_eq!(query.to_query_string(), "engine=core&from=1m&to=1h");
+        for (sort, name) in HistorySort::ALL {
+            let sorted = q(|q| q.sort = Some(name.into()));
+            assert_eq!(sorted.validate().map(|f| f.sort), Ok(sort), "{name}");
+            assert_eq!(sort.as_str(), name);
+            assert_eq!(sorted.to_query_string(), format!("sort={name}"));
+        }
     }
 }

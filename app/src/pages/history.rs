@@ -11,8 +11,9 @@ use crate::api::history::list_events;
 use crate::components::event_table::EventTable;
 use crate::components::filter_form::FilterForm;
 use crate::components::page_help::PageHelp;
+use crate::components::sort_header::{sort_header, SortedBy};
 use crate::ids;
-use crate::model::{HistoryPage as Page, HistoryQuery};
+use crate::model::{HistoryPage as Page, HistoryQuery, HistorySort};
 use crate::pages::LoadError;
 
 /// The history page.
@@ -29,6 +30,7 @@ pub fn HistoryPage() -> impl IntoView {
             kind: q.get("kind"),
             from: q.get("from"),
             to: q.get("to"),
+            sort: q.get("sort"),
             order: q.get("order"),
             before: q.get("before"),
             after: q.get("after"),
@@ -38,7 +40,7 @@ pub fn HistoryPage() -> impl IntoView {
     view! {
         <Title text="History"/>
         <h1>"History"</h1>
-        <PageHelp text="Every event the engines produced on the run, newest or oldest first, filtered by engine, kind, subject (or the start of its name) and time; each one says why it happened. Use it to reconstruct an incident after the fact, or export the run."/>
+        <PageHelp text="Every event the engines produced on the run, newest or oldest first or sorted by engine, subject or kind (click a column's name), filtered by engine, kind, subject (or the start of its name) and time; each one says why it happened. Use it to reconstruct an incident after the fact, or export the run."/>
         <Filters query/>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
@@ -74,10 +76,24 @@ fn Filters(query: Memo<HistoryQuery>) -> impl IntoView {
             <label>"Kind " <input type="text" name="kind" prop:value=move || q().kind.unwrap_or_default()/></label>
             <label>"From " <input type="text" name="from" size="8" placeholder="e.g. 5m" prop:value=move || q().from.unwrap_or_default()/></label>
             <label>"To " <input type="text" name="to" size="8" placeholder="e.g. 2h" prop:value=move || q().to.unwrap_or_default()/></label>
+            <label>"Sort by "
+                <select name="sort">
+                    // Time is the default: no `sort` in the URL.
+                    {HistorySort::ALL
+                        .into_iter()
+                        .map(|(sort, name)| {
+                            let value = if sort == HistorySort::Time { "" } else { name };
+                            view! {
+                                <option value=value selected=move || sorted_by(&q()) == sort>{name}</option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
             <label>"Order "
                 <select name="order">
-                    <option value="" selected=move || q().order.as_deref() != Some("oldest")>"newest first"</option>
-                    <option value="oldest" selected=move || q().order.as_deref() == Some("oldest")>"oldest first"</option>
+                    <option value="" selected=move || q().order.as_deref() != Some("oldest")>"newest first (names from Z)"</option>
+                    <option value="oldest" selected=move || q().order.as_deref() == Some("oldest")>"oldest first (names from A)"</option>
                 </select>
             </label>
             <button type="submit" class="primary">"Filter"</button>
@@ -107,18 +123,26 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
     let shown = page.rows.len();
     // Read oldest first, the page turns the other way: the next page is the newer one.
     let oldest_first = query.order.as_deref() == Some("oldest");
+    let sort = sorted_by(&query);
     let mut rows = page.rows;
-    let (prev, prev_label, next, next_label) = if oldest_first {
+    let (prev, next) = if oldest_first {
         rows.reverse();
-        (older, "← Older", newer, "Newer →")
+        (older, newer)
     } else {
-        (newer, "← Newer", older, "Older →")
+        (newer, older)
     };
-    let order_text = if oldest_first {
-        "oldest first"
-    } else {
-        "newest first"
+    let (prev_label, next_label) = match (sort, oldest_first) {
+        (HistorySort::Time, true) => ("← Older", "Newer →"),
+        (HistorySort::Time, false) => ("← Newer", "Older →"),
+        _ => ("← Previous", "Next →"),
     };
+    let order_text = match (sort, oldest_first) {
+        (HistorySort::Time, true) => "oldest first".to_owned(),
+        (HistorySort::Time, false) => "newest first".to_owned(),
+        (sort, true) => format!("by {} from A, each oldest first", sort.as_str()),
+        (sort, false) => format!("by {} from Z, each newest first", sort.as_str()),
+    };
+    let head = sort_headers(&query, sort, !oldest_first);
     let run_label = page
         .runs
         .iter()
@@ -141,7 +165,7 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
                 <a class="button" href=export("csv") download="">"Export CSV"</a>
                 <a class="button" href=export("json") download="">"Export JSON"</a>
             </div>
-            <EventTable rows id=ids::HISTORY_TABLE/>
+            <EventTable rows id=ids::HISTORY_TABLE head/>
             <nav class="pager">
                 {prev.map(|h| view! { <a href=h rel="prev">{prev_label}</a> })}
                 <span>{format!("{} per page", page.per_page)}</span>
@@ -157,4 +181,45 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
             </details>
         </section>
     }
+}
+
+/// The column `query` sorts by (time when it names none or one the server refuses).
+fn sorted_by(query: &HistoryQuery) -> HistorySort {
+    query
+        .sort
+        .as_deref()
+        .and_then(HistorySort::parse)
+        .unwrap_or_default()
+}
+
+/// The history table's header cells: time, engine, subject and kind sort the history (a
+/// new order starts at its first page and keeps the filters); details and actor do not.
+fn sort_headers(query: &HistoryQuery, sort: HistorySort, desc: bool) -> AnyView {
+    let filters = HistoryQuery {
+        sort: None,
+        order: None,
+        ..query.clone()
+    }
+    .to_query_string();
+    let now = SortedBy {
+        key: sort.as_str(),
+        desc,
+    };
+    let header = |key: &'static str, label: &'static str| {
+        // Time reads newest first at a first click, the names from A.
+        sort_header(key, label, now, key == "time", |key, desc| {
+            let order = if desc { "newest" } else { "oldest" };
+            let sep = if filters.is_empty() { "" } else { "&" };
+            format!("/history?{filters}{sep}sort={key}&order={order}")
+        })
+    };
+    view! {
+        {header("time", "Sim time")}
+        {header("engine", "Engine")}
+        {header("subject", "Subject")}
+        {header("kind", "Kind")}
+        <th>"Details"</th>
+        <th>"Actor"</th>
+    }
+    .into_any()
 }

@@ -370,10 +370,10 @@ fn VdaTable(page: VdaPage, id: String) -> impl IntoView {
         <p class="muted" id="vda-total" data-total=page.total.to_string()>{format!("{} VDAs match", page.total)}</p>
         <table tabindex="0" id="vda-table">
             <thead><tr>
-                {header("name", "Name", false)}<th>"Kind"</th><th>"Delivery group"</th>
-                // Not registered first; the most sessions first.
+                {header("name", "Name", false)}{header("kind", "Kind", false)}{header("group", "Delivery group", false)}
+                // Not registered first; the most sessions first; those in maintenance first.
                 {header("broker", "Broker", false)}{header("sessions", "Sessions", true)}
-                <th>"Maintenance"</th>{header("phase", "Heartbeat phase", false)}
+                {header("maintenance", "Maintenance", true)}{header("phase", "Heartbeat phase", false)}
             </tr></thead>
             <tbody>
                 {page.rows.into_iter().map(|v| {

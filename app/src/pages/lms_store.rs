@@ -1,7 +1,7 @@
 //! The dynamic store as the data collectors hold it, in the product's own notation: the load
 //! table (`LMS_ServerLoadTable`: hex `Load`, `RuleLoads`, `LTLoad`, `LoadBias`), the
 //! connected and disconnected session tables, and a `qfarm /load`-style list. The load table
-//! is searched by host, filtered by zone and paged on the server.
+//! is searched by host, filtered by zone, sorted by any column and paged on the server.
 
 use engine::lms::views::SessionPage;
 use leptos::prelude::*;
@@ -16,6 +16,7 @@ use crate::components::pager::Pager;
 use crate::components::sort_header::{sort_header, SortedBy};
 use crate::format::sim_time;
 use crate::model::lms::DynamicStore;
+use crate::model::load_table::LoadTableSort;
 use crate::pages::lms::LmsNav;
 use crate::pages::lms_formula_audit::FormulaAuditCard;
 use crate::pages::LoadError;
@@ -33,7 +34,12 @@ pub fn LmsStorePage() -> impl IntoView {
     });
     let search = Memo::new(move |_| {
         let q = query.read();
-        (q.get("q"), q.get("zone"))
+        (
+            q.get("q"),
+            q.get("zone"),
+            q.get("lsort"),
+            q.get("ldesc").map(|d| d == "1"),
+        )
     });
     let sessions = Memo::new(move |_| {
         let q = query.read();
@@ -54,8 +60,10 @@ pub fn LmsStorePage() -> impl IntoView {
                 as_of.get(),
             )
         },
-        |((c, d, page), (q, zone), (user, ssort, sdesc), _, as_of)| {
-            lms_store(c, d, user, ssort, sdesc, q, zone, page, as_of.at, as_of.run)
+        |((c, d, page), (q, zone, lsort, ldesc), (user, ssort, sdesc), _, as_of)| {
+            lms_store(
+                c, d, user, ssort, sdesc, q, zone, lsort, ldesc, page, as_of.at, as_of.run,
+            )
         },
     );
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
@@ -68,7 +76,8 @@ pub fn LmsStorePage() -> impl IntoView {
         <FilterForm class="form filters" id="load-table-filters">
             <label>"Server " <input type="search" name="q" size="16" maxlength="100" placeholder="host name contains" prop:value=move || current("q")/></label>
             <label>"Zone " <input type="text" name="zone" size="8" placeholder="zone id" prop:value=move || current("zone")/></label>
-            // The session tables' view stays.
+            // The load table's order and the session tables' view stay.
+            {["lsort", "ldesc"].map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
             {SESSION_KEYS.map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
             <button type="submit">"Filter"</button>
         </FilterForm>
@@ -100,8 +109,31 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>, Option<u32>)) ->
     let (cpage, dpage) = (pages.0.unwrap_or(1).max(1), pages.1.unwrap_or(1).max(1));
     let page = pages.2.unwrap_or(1).max(1);
     let filters = kept_filters(&query.read_untracked(), &["q", "zone"]);
+    let order = kept_filters(&query.read_untracked(), &["lsort", "ldesc"]);
     let sessions_kept = kept_filters(&query.read_untracked(), &SESSION_KEYS);
-    let href = move |n: u32| format!("/lms/store?page={n}{filters}{sessions_kept}");
+    let href = {
+        let (filters, sessions_kept) = (filters.clone(), sessions_kept.clone());
+        move |n: u32| format!("/lms/store?page={n}{filters}{order}{sessions_kept}")
+    };
+    let header = {
+        let q = query.read_untracked();
+        let sort = q.get("lsort").unwrap_or_default();
+        let now = SortedBy {
+            key: if sort.is_empty() { "name" } else { &sort },
+            desc: q.get("ldesc").as_deref() == Some("1"),
+        };
+        // A new order starts the table at its first page.
+        LoadTableSort::ALL
+            .map(|(column, key, label)| {
+                sort_header(key, label, now, column.desc_first(), |key, desc| {
+                    format!(
+                        "/lms/store?lsort={key}&ldesc={}{filters}{sessions_kept}",
+                        u8::from(desc)
+                    )
+                })
+            })
+            .collect_view()
+    };
     let qfarm_text = {
         let mut text = format!(
             "{:<24}{}\n{:<24}{}\n",
@@ -121,7 +153,7 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>, Option<u32>)) ->
             <h2>{format!("LMS_ServerLoadTable at {}", sim_time(now_ms))}</h2>
             <p class="muted" id="load-table-matching" data-matching=load_table_matching.to_string()>{format!("{load_table_matching} server(s)")}</p>
             <table tabindex="0" id="load-table" class="mono">
-                <thead><tr><th>"name"</th><th>"Host"</th><th>"Zone"</th><th>"Load"</th><th>"RealTimeRules"</th><th>"LoadBias"</th><th>"LTLoad"</th><th>"LTMultiplier"</th><th>"RuleLoads"</th><th>"ProtocolMask"</th></tr></thead>
+                <thead><tr>{header}</tr></thead>
                 <tbody>
                     {load_table.into_iter().map(|r| view! {
                         <tr data-server=r.host.clone()>
@@ -162,7 +194,7 @@ fn SessionFilters() -> impl IntoView {
     view! {
         <FilterForm class="form filters" id="session-filters">
             <label>"User " <input type="search" name="user" size="14" maxlength="100" placeholder="user name contains" prop:value=move || current("user")/></label>
-            {["ssort", "sdesc", "q", "zone", "page"].map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
+            {["ssort", "sdesc", "q", "zone", "lsort", "ldesc", "page"].map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
             <button type="submit">"Find"</button>
         </FilterForm>
     }
@@ -180,14 +212,16 @@ fn Sessions(
     let sort = q.get("ssort").unwrap_or_default();
     let desc = q.get("sdesc").as_deref() == Some("1");
     // Everything but this table's page and the order, which the links set.
-    let others: Vec<&str> = ["user", "cpage", "dpage", "q", "zone", "page"]
-        .into_iter()
-        .filter(|k| *k != param)
-        .collect();
+    let others: Vec<&str> = [
+        "user", "cpage", "dpage", "q", "zone", "lsort", "ldesc", "page",
+    ]
+    .into_iter()
+    .filter(|k| *k != param)
+    .collect();
     let kept = kept_filters(&q, &others);
     let order = kept_filters(&q, &["ssort", "sdesc"]);
     // A new order applies to both session tables, so it starts both at their first page.
-    let unpaged = kept_filters(&q, &["user", "q", "zone", "page"]);
+    let unpaged = kept_filters(&q, &["user", "q", "zone", "lsort", "ldesc", "page"]);
     let href = {
         let kept = kept.clone();
         move |n: u32| format!("/lms/store?{param}={n}{kept}{order}")
@@ -204,7 +238,7 @@ fn Sessions(
     view! {
         <table tabindex="0" class="mono" id=id>
             <thead><tr>
-                {header("user", "User")}{header("server", "Server")}{header("app", "Application")}<th>"Client"</th>{header("since", "Since")}
+                {header("user", "User")}{header("server", "Server")}{header("app", "Application")}{header("client", "Client")}{header("since", "Since")}
             </tr></thead>
             <tbody>
                 {page.rows.into_iter().map(|s| view! {

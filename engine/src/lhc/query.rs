@@ -241,6 +241,21 @@ impl LhcEngine {
         let prefix = q.name_prefix.as_ref().map(|p| p.to_lowercase());
         // In name order the page is cut while scanning; another order keys every match.
         let by_name = q.sort == VdaSort::Name && !q.descending;
+        // Each delivery group's place among the groups' ids, in id order.
+        let group_rank: Vec<u64> = {
+            let mut ids: Vec<(&str, usize)> = self
+                .groups
+                .iter()
+                .enumerate()
+                .map(|(i, g)| (g.id.as_str(), i))
+                .collect();
+            ids.sort_unstable();
+            let mut rank = vec![0; ids.len()];
+            for (place, (_, i)) in ids.into_iter().enumerate() {
+                rank[i] = place as u64;
+            }
+            rank
+        };
         let mut keyed: Vec<(u64, u32)> = Vec::new();
         for pool in &self.vdas.pools {
             if only_rl.is_some_and(|r| r != pool.rl) || q.kind.is_some_and(|k| k != pool.kind) {
@@ -272,12 +287,16 @@ impl LhcEngine {
                 if !by_name {
                     let key = match q.sort {
                         VdaSort::Name => u64::from(v),
+                        VdaSort::Kind => pool.kind as u64,
+                        // A VDA of a pool without a group (an empty id) comes first.
+                        VdaSort::DeliveryGroup => group_rank.get(pool.group).map_or(0, |r| r + 1),
                         VdaSort::Broker => match code {
                             _ if !registered => 0,
                             CLOUD => 2,
                             _ => 1,
                         },
                         VdaSort::Sessions => u64::from(self.vdas.sessions[g]),
+                        VdaSort::Maintenance => u64::from(self.vdas.maintenance[g]),
                         VdaSort::HeartbeatPhase => self.vdas.phase_ms(v),
                     };
                     keyed.push((key, v));

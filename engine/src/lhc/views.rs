@@ -168,10 +168,16 @@ pub enum VdaSort {
     /// Resource location, pool and number.
     #[default]
     Name,
+    /// Kind (`multi_session`, `pooled_vdi`, `static`: the names' order).
+    Kind,
+    /// Delivery group id.
+    DeliveryGroup,
     /// Unregistered, then on a secondary broker, then on the cloud broker.
     Broker,
     /// Sessions.
     Sessions,
+    /// Out of maintenance, then in maintenance.
+    Maintenance,
     /// Offset of the heartbeats.
     HeartbeatPhase,
 }

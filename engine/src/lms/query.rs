@@ -376,6 +376,7 @@ impl LmsEngine {
                 SessionSort::User => core::cmp::Ordering::Equal,
                 SessionSort::Server => host(a).cmp(host(b)),
                 SessionSort::App => app(a).cmp(app(b)),
+                SessionSort::Client => a.ip.cmp(&b.ip),
                 SessionSort::Since => a.since.cmp(&b.since),
             };
             let column = if q.desc { column.reverse() } else { column };

@@ -324,16 +324,19 @@ pub enum SessionSort {
     Server,
     /// Application name.
     App,
+    /// Client address (by its value: `10.0.0.9` before `10.0.0.10`).
+    Client,
     /// When the session entered its state.
     Since,
 }
 
 impl SessionSort {
     /// Every column with its URL key, in the tables' order.
-    pub const ALL: [(&'static str, SessionSort); 4] = [
+    pub const ALL: [(&'static str, SessionSort); 5] = [
         ("user", SessionSort::User),
         ("server", SessionSort::Server),
         ("app", SessionSort::App),
+        ("client", SessionSort::Client),
         ("since", SessionSort::Since),
     ];
 

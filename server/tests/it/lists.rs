@@ -145,6 +145,62 @@ async fn the_load_table_is_searched_filtered_by_zone_and_paged_on_the_server() {
     assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(body_text(refused).await.contains("page"));
 
+    // Sorted by any column: the loads by their hex value, largest first; the zones either way.
+    let column = |form: &'static str, key: &'static str| {
+        let app = &app;
+        let viewer = viewer.clone();
+        async move {
+            let response = app.post_form("/api/lms_store", form, Some(&viewer)).await;
+            assert_eq!(response.status(), StatusCode::OK, "{form}");
+            let page: Value = serde_json::from_str(&body_text(response).await).expect("JSON");
+            page["load_table"]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|r| r[key].as_str().expect("column").to_owned())
+                .collect::<Vec<String>>()
+        }
+    };
+    let loads: Vec<u64> = column("lsort=load&ldesc=true", "load")
+        .await
+        .iter()
+        .map(|l| u64::from_str_radix(l, 16).expect("hex load"))
+        .collect();
+    assert_eq!(loads.len(), 6);
+    assert!(loads.windows(2).all(|w| w[0] >= w[1]), "{loads:?}");
+    let zones = column("lsort=zone", "zone").await;
+    let mut sorted = zones.clone();
+    sorted.sort();
+    assert_eq!(zones, sorted);
+    let mut zones_desc = column("lsort=zone&ldesc=true", "zone").await;
+    zones_desc.reverse();
+    assert_eq!(zones_desc, sorted);
+    let (hosts_desc, _) = store("lsort=host&ldesc=true&q=lyo").await;
+    assert_eq!(hosts_desc, ["XA-LYO-03", "XA-LYO-02", "XA-LYO-01"]);
+    let refused = app
+        .post_form("/api/lms_store", "lsort=colour", Some(&viewer))
+        .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let text = body_text(refused).await;
+    assert!(text.contains("lsort") && text.contains("ltload"), "{text}");
+    // The page's headers: the column in force turns round, the others keep the search and
+    // the session tables' view but start at the first page.
+    let html = body_text(
+        app.get(
+            "/lms/store?lsort=load&ldesc=1&q=XA&page=2&user=u1",
+            Some(&viewer),
+        )
+        .await,
+    )
+    .await
+    .replace("&amp;", "&");
+    assert!(
+        html.contains(r#"<th aria-sort="descending"><a href="/lms/store?lsort=load&ldesc=0&q=XA&user=u1" data-sort="load">"#),
+        "{html}"
+    );
+    assert!(html.contains(r#"href="/lms/store?lsort=zone&ldesc=0&q=XA&user=u1""#));
+    assert!(html.contains(r#"href="/lms/store?lsort=ltload&ldesc=1&q=XA&user=u1""#));
+
     // The farm page names the first servers of each zone's ranking and counts the rest.
     let farm = app.post_form("/api/lms_farm", "", Some(&viewer)).await;
     let farm: Value = serde_json::from_str(&body_text(farm).await).expect("JSON");
@@ -387,9 +443,25 @@ async fn a_locations_vdas_are_searched_by_name_on_the_server_and_a_long_search_r
     assert_eq!(names.first().map(String::as_str), Some("PAR-VDI-120"));
     let (_, by_sessions) = vdas("resource_location=rl-paris&sort=sessions&desc=true".into()).await;
     assert_eq!(page(&by_sessions), page(&all));
+    // By kind: Paris's 40 multi-session servers, then its pooled desktops (a page is 50);
+    // the other way, the desktops alone fill the first page.
+    let (_, by_kind) = vdas("resource_location=rl-paris&sort=kind".into()).await;
+    let (_, names) = page(&by_kind);
+    assert_eq!(names[39], "PAR-MS-040", "{names:?}");
+    assert_eq!(names[40], "PAR-VDI-001", "{names:?}");
+    let (_, by_kind) = vdas("resource_location=rl-paris&sort=kind&desc=true".into()).await;
+    let (_, names) = page(&by_kind);
+    assert!(names.iter().all(|n| n.starts_with("PAR-VDI-")), "{names:?}");
+    for key in ["group", "maintenance"] {
+        let (status, text) = vdas(format!("resource_location=rl-paris&sort={key}")).await;
+        assert_eq!(status, StatusCode::OK, "{key}: {text}");
+    }
     let (status, text) = vdas("resource_location=rl-paris&sort=size".into()).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(text.contains("sort") && text.contains("sessions"), "{text}");
+    assert!(
+        text.contains("sort") && text.contains("sessions") && text.contains("group"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
@@ -521,6 +593,23 @@ async fn sessions_are_searched_by_user_and_sorted_on_the_server_and_a_bad_order_
     );
     let (_, by_since) = sessions("sort=since".into()).await;
     assert!(rows(&by_since).windows(2).all(|w| w[0].2 <= w[1].2));
+    // By client address, by its value, largest first.
+    let (_, by_client) = sessions("sort=client&desc=true".into()).await;
+    let page: Value = serde_json::from_str(&by_client).expect("JSON");
+    let ips: Vec<std::net::Ipv4Addr> = page["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|s| {
+            s["client_ip"]
+                .as_str()
+                .expect("client")
+                .parse()
+                .expect("an address")
+        })
+        .collect();
+    assert_eq!(ips.len(), all.len());
+    assert!(ips.windows(2).all(|w| w[0] >= w[1]), "{ips:?}");
     // A user's name, in capitals: that user's session alone.
     let user = all[0].0.clone();
     let (_, found) = sessions(format!("q={}", user.to_uppercase())).await;
@@ -530,7 +619,7 @@ async fn sessions_are_searched_by_user_and_sorted_on_the_server_and_a_bad_order_
 
     let (status, text) = sessions("sort=colour".into()).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(text.contains("sort"), "{text}");
+    assert!(text.contains("sort") && text.contains("client"), "{text}");
     let refused = app
         .post_form("/api/lms_store", "ssort=colour", Some(&viewer))
         .await;
@@ -607,9 +696,23 @@ async fn the_audit_log_is_filtered_by_user_action_and_outcome_on_the_server() {
     assert_eq!(rows(&oldest).last(), Some(&pair("operator", "clock.step")));
     let matching: Value = serde_json::from_str(&oldest).expect("JSON");
     assert_eq!(matching["matching"], 4);
+    // Sorted by who, from A, then by the action from Z: each column in its order.
+    let (_, by_actor) = audit("action=clock.&sort=actor&order=oldest").await;
+    let actors: Vec<String> = rows(&by_actor).into_iter().map(|r| r.0).collect();
+    let mut sorted = actors.clone();
+    sorted.sort();
+    assert_eq!(actors, sorted);
+    assert_eq!(actors.len(), 4);
+    let (_, by_action) = audit("sort=action").await;
+    let actions: Vec<String> = rows(&by_action).into_iter().map(|r| r.1).collect();
+    let mut sorted = actions.clone();
+    sorted.sort();
+    sorted.reverse();
+    assert_eq!(actions, sorted);
     for (form, field) in [
         ("outcome=maybe", "outcome"),
         ("order=sideways", "order"),
+        ("sort=arguments", "sort"),
         ("page=0", "page"),
     ] {
         let (status, text) = audit(form).await;
@@ -621,73 +724,23 @@ async fn the_audit_log_is_filtered_by_user_action_and_outcome_on_the_server() {
     let html = body_text(page).await;
     assert!(html.contains("id=\"audit-matching\""), "{html}");
     assert!(!html.contains(">operator</td>"), "only the viewer's rows");
-}
-
-#[tokio::test]
-async fn the_history_is_read_oldest_first_by_keyset_and_a_bad_order_named() {
-    let app = app_with(DEMO).await;
-    let viewer = app.sign_in("viewer").await;
-    // A run of 120 events, one a second.
-    let store = &app.services.store;
-    let run = services::history::create_run(store, "order test", 1, None)
-        .await
-        .expect("run");
-    let events: Vec<engine::Event> = (0..120_u64)
-        .map(|i| {
-            engine::Event::new(
-                engine::SimTime(i * 1_000),
-                engine::EngineId::Core,
-                "hb",
-                "heartbeat",
-                serde_json::json!({ "i": i }),
-            )
-        })
-        .collect();
-    services::history::insert_events(store, run.id, 0, &events)
-        .await
-        .expect("insert");
-    let history = |form: String| {
-        let (app, viewer) = (&app, viewer.clone());
-        let form = format!("query[run]={}&{form}", run.id);
-        async move {
-            let response = app.post_form("/api/history", &form, Some(&viewer)).await;
-            let status = response.status();
-            (status, body_text(response).await)
-        }
-    };
-    let page = |text: &str| -> (Vec<u64>, Value, Value) {
-        let page: Value = serde_json::from_str(text).expect("JSON");
-        let seconds = page["rows"]
-            .as_array()
-            .expect("rows")
-            .iter()
-            .map(|r| r["t_ms"].as_u64().expect("t_ms") / 1_000)
-            .collect();
-        (seconds, page["older"].clone(), page["newer"].clone())
-    };
-    // Oldest first: the 50 oldest (each page's rows come newest first), nothing older.
-    let (status, text) = history("query[order]=oldest".into()).await;
-    assert_eq!(status, StatusCode::OK, "{text}");
-    let (first, older, newer) = page(&text);
-    assert_eq!(first, (0..50).rev().collect::<Vec<u64>>());
-    assert!(older.is_null(), "nothing is older than the oldest page");
-    // The next page in that order is the newer one, and it follows without a gap.
-    let after = newer.as_str().expect("a newer page").to_owned();
-    let (_, text) = history(format!("query[order]=oldest&query[after]={after}")).await;
-    let (second, older, newer) = page(&text);
-    assert_eq!(second, (50..100).rev().collect::<Vec<u64>>());
-    assert!(older.is_string() && newer.is_string());
-    // Newest first (the default) starts at the other end.
-    let (_, text) = history(String::new()).await;
-    let (newest, older, newer) = page(&text);
-    assert_eq!(newest, (70..120).rev().collect::<Vec<u64>>());
-    assert!(older.is_string() && newer.is_null());
-    let (status, text) = history("query[order]=subject".into()).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    // Its headers sort, keeping the filters and starting at the first page.
+    let html = body_text(
+        app.get(
+            "/audit?user=viewer&sort=actor&order=oldest&page=2",
+            Some(&admin),
+        )
+        .await,
+    )
+    .await
+    .replace("&amp;", "&");
     assert!(
-        text.contains("order") && text.contains("newest, oldest"),
-        "{text}"
+        html.contains(
+            r#"<th aria-sort="ascending"><a href="/audit?sort=actor&order=newest&user=viewer""#
+        ),
+        "{html}"
     );
+    assert!(html.contains(r#"<a href="/audit?sort=time&order=newest&user=viewer""#));
 }
 
 #[tokio::test]
@@ -708,103 +761,12 @@ async fn a_new_order_of_the_session_tables_keeps_their_search_but_neither_page()
         .filter_map(|rest| rest.split('"').next())
         .filter(|href| href.contains("ssort="))
         .collect();
-    // Four sortable columns in each of the two session tables.
-    assert_eq!(sort_links.len(), 8, "{sort_links:?}");
+    // Five sortable columns in each of the two session tables.
+    assert_eq!(sort_links.len(), 10, "{sort_links:?}");
     for href in sort_links {
         assert!(!href.contains("page="), "{href}");
         for kept in ["user=u1", "q=XA", "zone=z-paris"] {
             assert!(href.contains(kept), "{href} keeps {kept}");
         }
     }
-}
-
-#[tokio::test]
-async fn the_history_is_searched_by_the_start_of_a_subjects_name() {
-    let app = app_with(DEMO).await;
-    let viewer = app.sign_in("viewer").await;
-    let store = &app.services.store;
-    let run = services::history::create_run(store, "search test", 1, None)
-        .await
-        .expect("run");
-    // 30 servers XA-00 … XA-29 and a zone, in turn, one event a second.
-    let subjects: Vec<String> = (0..30)
-        .map(|i| format!("XA-{i:02}"))
-        .chain(["z-paris".to_owned()])
-        .collect();
-    let events: Vec<engine::Event> = (0..310_u64)
-        .map(|i| {
-            engine::Event::new(
-                engine::SimTime(i * 1_000),
-                engine::EngineId::Lms,
-                subjects[(i % 31) as usize].as_str(),
-                "load.pushed",
-                serde_json::json!({ "i": i }),
-            )
-        })
-        .collect();
-    services::history::insert_events(store, run.id, 0, &events)
-        .await
-        .expect("insert");
-    let history = |form: &str| {
-        let (app, viewer) = (&app, viewer.clone());
-        let form = format!("query[run]={}&{form}", run.id);
-        async move {
-            let response = app.post_form("/api/history", &form, Some(&viewer)).await;
-            let status = response.status();
-            (status, body_text(response).await)
-        }
-    };
-    let subjects_of = |text: &str| -> Vec<String> {
-        let page: Value = serde_json::from_str(text).expect("JSON");
-        page["rows"]
-            .as_array()
-            .expect("rows")
-            .iter()
-            .map(|r| r["subject"].as_str().expect("subject").to_owned())
-            .collect()
-    };
-    // XA-1 starts ten names (XA-10 … XA-19): their newest 50 events, newest first.
-    let (status, text) = history("query[search]=XA-1").await;
-    assert_eq!(status, StatusCode::OK, "{text}");
-    let found = subjects_of(&text);
-    assert_eq!(found.len(), 50);
-    assert!(found.iter().all(|s| s.starts_with("XA-1")), "{found:?}");
-    assert_eq!(found[0], "XA-19", "the newest of them first");
-    // Oldest first, and a name that is whole.
-    let (_, text) = history("query[search]=XA-0&query[order]=oldest").await;
-    assert_eq!(subjects_of(&text).last().map(String::as_str), Some("XA-00"));
-    let (_, text) = history("query[search]=z-paris").await;
-    assert_eq!(subjects_of(&text), vec!["z-paris"; 10]);
-    // None starts with it: an empty page, not an error.
-    let (status, text) = history("query[search]=nothing").await;
-    assert_eq!(status, StatusCode::OK, "{text}");
-    assert!(subjects_of(&text).is_empty());
-    // More than 20 names start with `XA-`: refused, asking for more of the name.
-    let (status, text) = history("query[search]=XA-").await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
-    assert!(
-        text.contains("search") && text.contains("type more"),
-        "{text}"
-    );
-    let (status, text) = history("query[search]=XA&query[subject]=XA-01").await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
-    // The export keeps the search.
-    let export = app
-        .get(
-            &format!("/api/history/export?format=csv&run={}&search=XA-2", run.id),
-            Some(&viewer),
-        )
-        .await;
-    assert_eq!(export.status(), StatusCode::OK);
-    let csv = body_text(export).await;
-    let lines: Vec<&str> = csv.lines().skip(1).collect();
-    assert_eq!(lines.len(), 100, "XA-20 … XA-29, ten events each");
-    assert!(lines.iter().all(|l| l.contains(",XA-2")), "{csv}");
-    let none = app
-        .get(
-            &format!("/api/history/export?format=json&run={}&search=zz", run.id),
-            Some(&viewer),
-        )
-        .await;
-    assert_eq!(body_text(none).await, "[]");
 }

@@ -24,6 +24,7 @@ mod dns;
 mod durable;
 mod estate_lists;
 mod gslb;
+mod history_pages;
 mod lists;
 mod live;
 mod origin;
