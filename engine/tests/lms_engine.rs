@@ -737,3 +737,50 @@ fn ended_sessions_and_pushes_are_aggregated_per_zone_and_sample() {
         assert!(hosts.windows(2).all(|w| w[0] < w[1]), "{line}");
     }
 }
+
+#[test]
+fn the_load_table_says_what_each_servers_view_says_and_builds_only_the_rows_kept() {
+    let mut sim = sim("", "");
+    sim.advance_to(at_secs(5));
+    act(
+        &mut sim,
+        LmsAction::LogonStorm {
+            users: 30,
+            over: SimDuration::from_mins(2),
+            app: None,
+        },
+    );
+    // During the storm (logons in progress) and after it.
+    for t in [at_secs(40), SimTime::from_mins(10)] {
+        sim.advance_to(t);
+        let table = sim.lms().load_table();
+        assert!(!table.is_empty());
+        for row in &table {
+            let v = server(&sim, &row.host);
+            let codes: Vec<(char, f64)> = v.rule_loads.iter().map(|r| (r.code, r.load)).collect();
+            assert_eq!(row.name, v.host_id);
+            assert_eq!(row.zone, v.zone);
+            assert_eq!(
+                row.load,
+                v.dc_load.map_or_else(String::new, |l| format!("{l:x}"))
+            );
+            assert_eq!(row.real_time_rules, if v.lt_load > 0 { "d" } else { "" });
+            assert_eq!(row.load_bias, v.load_bias, "{}", row.host);
+            assert_eq!(row.lt_load, format!("{:x}", v.lt_load));
+            assert_eq!(row.lt_multiplier, v.lt_multiplier, "{}", row.host);
+            assert_eq!(
+                row.rule_loads,
+                engine::lms::rules::rule_loads_string(&codes)
+            );
+        }
+        // One zone's rows: the same rows, only those.
+        let zone = table[0].zone.clone();
+        let kept = sim.lms().load_table_where(|_, z| z == zone);
+        let want: Vec<_> = table.iter().filter(|r| r.zone == zone).cloned().collect();
+        assert_eq!(kept, want);
+        assert!(
+            kept.len() < table.len(),
+            "the other zone's rows are not built"
+        );
+    }
+}

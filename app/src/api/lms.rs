@@ -317,16 +317,13 @@ pub async fn lms_store(
             Ok(estate
                 .query(move |sim| {
                     let lms = sim.lms();
-                    let mut matching: Vec<_> = lms
-                        .load_table()
-                        .into_iter()
-                        .filter(|row| zone.as_deref().is_none_or(|z| row.zone == z))
-                        .filter(|row| {
-                            needle
+                    // Only the rows of the servers kept are built.
+                    let mut matching = lms.load_table_where(|host, row_zone| {
+                        zone.as_deref().is_none_or(|z| row_zone == z)
+                            && needle
                                 .as_deref()
-                                .is_none_or(|n| row.host.to_lowercase().contains(n))
-                        })
-                        .collect();
+                                .is_none_or(|n| host.to_lowercase().contains(n))
+                    });
                     sort_rows(&mut matching, sort, desc);
                     let load_table_matching = u32::try_from(matching.len()).unwrap_or(u32::MAX);
                     let load_table: Vec<_> = matching

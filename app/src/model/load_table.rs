@@ -1,7 +1,7 @@
 //! The dynamic store's load table (`LMS_ServerLoadTable`) in the order its header asks for:
 //! any column, either way. Hex columns sort by their value, not their text.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 
 use engine::lms::views::LoadTableRow;
 
@@ -63,34 +63,43 @@ fn hex(text: &str) -> Option<u64> {
     u64::from_str_radix(text, 16).ok()
 }
 
-/// `a` against `b` on a column whose blank values come last whichever way the table runs.
-fn known_first<T: Ord>(a: Option<T>, b: Option<T>, desc: bool) -> Ordering {
-    match (a, b) {
-        (Some(a), Some(b)) if desc => b.cmp(&a),
-        (Some(a), Some(b)) => a.cmp(&b),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
-    }
-}
-
 /// Sorts `rows` by `sort`, largest first when `desc`; rows equal on the column keep the host
-/// id order, so a page boundary never moves between two requests of the same table.
+/// id order, so a page boundary never moves between two requests of the same table. A hex
+/// column's value is read once per row; a blank one comes last whichever way the table runs.
 pub fn sort_rows(rows: &mut [LoadTableRow], sort: LoadTableSort, desc: bool) {
+    let hex_column: Option<fn(&LoadTableRow) -> Option<u64>> = match sort {
+        LoadTableSort::Load => Some(|r: &LoadTableRow| hex(&r.load)),
+        LoadTableSort::LtLoad => Some(|r: &LoadTableRow| hex(&r.lt_load)),
+        LoadTableSort::ProtocolMask => Some(|r: &LoadTableRow| hex(&r.protocol_mask)),
+        _ => None,
+    };
+    if let Some(value) = hex_column {
+        if desc {
+            rows.sort_by_cached_key(|r| {
+                let v = value(r);
+                (v.is_none(), Reverse(v), r.name)
+            });
+        } else {
+            rows.sort_by_cached_key(|r| {
+                let v = value(r);
+                (v.is_none(), v, r.name)
+            });
+        }
+        return;
+    }
     let flip = |o: Ordering| if desc { o.reverse() } else { o };
     rows.sort_by(|a, b| {
         let by_column = match sort {
             LoadTableSort::Name => flip(a.name.cmp(&b.name)),
             LoadTableSort::Host => flip(a.host.cmp(&b.host)),
             LoadTableSort::Zone => flip(a.zone.cmp(&b.zone)),
-            LoadTableSort::Load => known_first(hex(&a.load), hex(&b.load), desc),
             LoadTableSort::RealTimeRules => flip(a.real_time_rules.cmp(&b.real_time_rules)),
             LoadTableSort::LoadBias => flip(a.load_bias.cmp(&b.load_bias)),
-            LoadTableSort::LtLoad => known_first(hex(&a.lt_load), hex(&b.lt_load), desc),
             LoadTableSort::LtMultiplier => flip(a.lt_multiplier.cmp(&b.lt_multiplier)),
             LoadTableSort::RuleLoads => flip(a.rule_loads.cmp(&b.rule_loads)),
-            LoadTableSort::ProtocolMask => {
-                known_first(hex(&a.protocol_mask), hex(&b.protocol_mask), desc)
+            // Sorted above by their values.
+            LoadTableSort::Load | LoadTableSort::LtLoad | LoadTableSort::ProtocolMask => {
+                Ordering::Equal
             }
         };
         by_column.then(a.name.cmp(&b.name))
