@@ -300,7 +300,11 @@ test("a user's session is found among the farm's sessions, newest first", async 
   expect([...since].sort((a, b) => b - a)).toEqual(since);
   // The newest session's user, typed in the search: that user's sessions only, order kept.
   const user = (await rows.first().getAttribute("data-user")) ?? "";
+  // The tables refresh live while the storm places sessions: what is typed stays typed.
+  const refreshed = page.waitForResponse((r) => r.url().endsWith("/api/lms_store"), { timeout: 20_000 });
   await page.locator("#session-filters input[name=user]").fill(user);
+  await refreshed;
+  await expect(page.locator("#session-filters input[name=user]")).toHaveValue(user);
   await page.locator("#session-filters button[type=submit]").click();
   await expect(page).toHaveURL(new RegExp(`user=${user}&ssort=since&sdesc=1`));
   await expect(rows.first()).toHaveAttribute("data-user", user);

@@ -81,33 +81,53 @@ pub fn LmsStorePage() -> impl IntoView {
             {SESSION_KEYS.map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
             <button type="submit">"Filter"</button>
         </FilterForm>
+        // Each part is a boundary of its own on the one answer: a live refresh (at most once
+        // a second while the farm changes) builds the tables again, never the session search
+        // the viewer may be typing in, nor the formula audit card.
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match store.await {
                     Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(s) => view! { <Store store=s pages=pages.get_untracked()/> }.into_any(),
+                    Ok(s) => view! { <LoadTable store=s page=pages.get_untracked().2/> }.into_any(),
                 }
             })}
         </Transition>
-        // Outside the live tables: their refresh (at most once a second while the farm
-        // changes) would build the card again and lose what the viewer typed.
+        <div class="grid">
+            <section class="card">
+                <h2>"qfarm /load"</h2>
+                <Transition fallback=|| ()>
+                    {move || Suspend::new(async move {
+                        store.await.ok().map(|s| view! { <pre id="qfarm">{qfarm_text(&s.qfarm)}</pre> })
+                    })}
+                </Transition>
+            </section>
+            <section class="card" id="session-tables">
+                <SessionFilters/>
+                <Transition fallback=|| ()>
+                    {move || Suspend::new(async move {
+                        store.await.ok().map(|s| {
+                            let (cpage, dpage, _) = pages.get_untracked();
+                            view! { <SessionTables connected=s.connected disconnected=s.disconnected cpage dpage/> }
+                        })
+                    })}
+                </Transition>
+            </section>
+        </div>
         <FormulaAuditCard/>
     }
 }
 
+/// The load table's card: its page of rows, sorted by the column the URL names.
 #[component]
-fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>, Option<u32>)) -> impl IntoView {
+fn LoadTable(store: DynamicStore, page: Option<u32>) -> impl IntoView {
     let query = use_query_map();
     let DynamicStore {
         load_table,
         load_table_matching,
-        connected,
-        disconnected,
-        qfarm,
         now_ms,
+        ..
     } = store;
-    let (cpage, dpage) = (pages.0.unwrap_or(1).max(1), pages.1.unwrap_or(1).max(1));
-    let page = pages.2.unwrap_or(1).max(1);
+    let page = page.unwrap_or(1).max(1);
     let filters = kept_filters(&query.read_untracked(), &["q", "zone"]);
     let order = kept_filters(&query.read_untracked(), &["lsort", "ldesc"]);
     let sessions_kept = kept_filters(&query.read_untracked(), &SESSION_KEYS);
@@ -134,20 +154,6 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>, Option<u32>)) ->
             })
             .collect_view()
     };
-    let qfarm_text = {
-        let mut text = format!(
-            "{:<24}{}\n{:<24}{}\n",
-            "Server Name",
-            "Server Load",
-            "-".repeat(22),
-            "-".repeat(11)
-        );
-        for (host, load) in &qfarm {
-            let load = load.map_or_else(|| "unknown".to_owned(), |l| l.to_string());
-            text.push_str(&format!("{host:<24}{load}\n"));
-        }
-        text
-    };
     view! {
         <section class="card">
             <h2>{format!("LMS_ServerLoadTable at {}", sim_time(now_ms))}</h2>
@@ -166,19 +172,39 @@ fn Store(store: DynamicStore, pages: (Option<u32>, Option<u32>, Option<u32>)) ->
             </table>
             <Pager page total=u64::from(load_table_matching) per_page=LOAD_TABLE_PAGE_SIZE href/>
         </section>
-        <div class="grid">
-            <section class="card">
-                <h2>"qfarm /load"</h2>
-                <pre id="qfarm">{qfarm_text}</pre>
-            </section>
-            <section class="card" id="session-tables">
-                <SessionFilters/>
-                <h2>{format!("Connected sessions ({})", connected.total)}</h2>
-                <Sessions page=connected number=cpage param="cpage" id="connected-sessions"/>
-                <h2 class="spaced">{format!("Disconnected sessions ({})", disconnected.total)}</h2>
-                <Sessions page=disconnected number=dpage param="dpage" id="disconnected-sessions"/>
-            </section>
-        </div>
+    }
+}
+
+/// The `qfarm /load` text of the load table's page.
+fn qfarm_text(qfarm: &[(String, Option<u32>)]) -> String {
+    let mut text = format!(
+        "{:<24}{}\n{:<24}{}\n",
+        "Server Name",
+        "Server Load",
+        "-".repeat(22),
+        "-".repeat(11)
+    );
+    for (host, load) in qfarm {
+        let load = load.map_or_else(|| "unknown".to_owned(), |l| l.to_string());
+        text.push_str(&format!("{host:<24}{load}\n"));
+    }
+    text
+}
+
+/// The connected and disconnected session tables, each at its page.
+#[component]
+fn SessionTables(
+    connected: SessionPage,
+    disconnected: SessionPage,
+    cpage: Option<u32>,
+    dpage: Option<u32>,
+) -> impl IntoView {
+    let (cpage, dpage) = (cpage.unwrap_or(1).max(1), dpage.unwrap_or(1).max(1));
+    view! {
+        <h2>{format!("Connected sessions ({})", connected.total)}</h2>
+        <Sessions page=connected number=cpage param="cpage" id="connected-sessions"/>
+        <h2 class="spaced">{format!("Disconnected sessions ({})", disconnected.total)}</h2>
+        <Sessions page=disconnected number=dpage param="dpage" id="disconnected-sessions"/>
     }
 }
 
