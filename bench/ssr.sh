@@ -33,7 +33,7 @@ rate() { # path -> requests/s
     awk '/Requests\/sec/ {print $2} /Non-2xx/ {print "non-2xx: " $0 > "/dev/stderr"}'
 }
 overview=$(rate /)
-static=$(rate "/pkg/$name.css")
+static=$(rate "/pkg/$name/switchyard.css")
 echo "overview /            $overview requests/s"
-echo "static file (css)     $static requests/s  ($(stat -c %s "$site/pkg/$name.css") bytes)"
+echo "static file (css)     $static requests/s  ($(stat -c %s "$site/pkg/$name/switchyard.css") bytes)"
 echo "overview / static     $(python3 -c "print(f'{100*$overview/$static:.0f} %')")"

@@ -11,12 +11,29 @@ cd "$(dirname "$0")/.."
 command -v curl >/dev/null || { echo "weight: needs curl" >&2; exit 2; }
 site=target/site
 name=$(cat "$site/bundle.txt")
+dir_pkg="$site/pkg/$name"
 echo "bundle $name"
-printf '%-34s %12s %12s %12s\n' file raw brotli gzip
-for f in "$site/pkg/$name.js" "$site/pkg/${name}_bg.wasm" "$site/pkg/$name.css"; do
-  printf '%-34s %12s %12s %12s\n' "$(basename "$f")" "$(stat -c %s "$f")" \
-    "$(stat -c %s "$f.br")" "$(stat -c %s "$f.gz")"
+printf '%-44s %12s %12s %12s\n' file raw brotli gzip
+size() { stat -c %s "$1"; }
+for f in $(find "$dir_pkg" -type f ! -name '*.br' ! -name '*.gz' | sort); do
+  printf '%-44s %12s %12s %12s\n' "$(basename "$f")" "$(size "$f")" "$(size "$f.br")" "$(size "$f.gz")"
 done
+# What one page needs before it is interactive: the main module and the modules the split
+# manifest lists for the page's lazy route (here the overview's and the resource location's).
+need() { # split point names (the route types' views) -> raw, brotli totals
+  local files
+  files=$(node -e '
+    const m = require(process.argv[1]);
+    const out = new Set(["switchyard_bg"]);
+    for (const key of Object.keys(m)) if (process.argv.slice(2).some((n) => key.includes(n))) m[key].forEach((f) => out.add(f));
+    console.log([...out].join(" "));' "$(realpath "$dir_pkg/__wasm_split_manifest.json")" "$@")
+  local raw=0 br=0
+  for f in $files; do raw=$((raw + $(size "$dir_pkg/$f.wasm"))); br=$((br + $(size "$dir_pkg/$f.wasm.br"))); done
+  echo "$raw B raw, $br B brotli ($files)"
+}
+echo "wasm the overview needs: $(need OverviewRoute)"
+echo "wasm a resource location needs: $(need LhcDetailRoute)"
+echo "every wasm module: $(find "$dir_pkg" -name '*.wasm' -printf '%s\n' | paste -sd+ | bc) B raw"
 
 start=$(date +%s.%N)
 make -s build >/dev/null
@@ -38,7 +55,7 @@ fetch() { # path, accept-encoding
     -w "%{size_download} bytes, %header{content-encoding}, cache-control: %header{cache-control}" "$base$1"
 }
 for enc in identity gzip br; do
-  echo "wasm   ($enc): $(fetch "/pkg/${name}_bg.wasm" "$enc")"
+  echo "main wasm ($enc): $(fetch "/pkg/$name/switchyard_bg.wasm" "$enc")"
   echo "overview ($enc): $(fetch / "$enc")"
 done
 

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Builds the browser bundle into target/site (what `switchyard serve --site-root` serves):
-#   1. the app crate with `hydrate` for wasm32, as a cdylib (cargo: nothing to do when
-#      nothing changed);
-#   2. when the compiled wasm, the stylesheet, public/ or this script changed since the last
+#   1. the app crate with `hydrate` for wasm32, as a cdylib linked with its relocations kept
+#      (`--emit-relocs`, which the splitter needs), and the splitter (cargo: nothing to do
+#      when nothing changed);
+#   2. when the compiled wasm, the splitter, the stylesheet, public/ or this script changed since the last
 #      build (a key in target/site/.built), and only then:
-#      a. wasm-bindgen (exact version, on PATH) as switchyard.js + switchyard_bg.wasm;
-#      b. release only: wasm-opt (binaryen from npm, end2end/node_modules/.bin), never
-#         Debian's older binaryen, which breaks hydration;
-#      c. the stylesheet beside them, the three renamed after a hash of their content
-#         (switchyard-<hash>.js, …_bg.wasm, ….css) so that browsers may keep them for a year,
-#         each with a brotli (.br) and a gzip (.gz) copy made once here;
-#      d. the bundle's name into target/site/bundle.txt (read by the server) and public/ to
+#      a. the splitter (splitter/) cuts the wasm at the pages' lazy routes: a main module,
+#         one module per page (and per piece shared by several pages), their loader and the
+#         manifest the server reads to preload a page's modules;
+#      b. wasm-bindgen (exact version, on PATH) on the main module: switchyard.js +
+#         switchyard_bg.wasm;
+#      c. release only: wasm-opt (binaryen from npm, end2end/node_modules/.bin) on every
+#         module, never Debian's older binaryen, which breaks hydration;
+#      d. the stylesheet beside them, and the whole folder named after a hash of its content
+#         (pkg/switchyard-<hash>/) so that browsers may keep its files for a year, each file
+#         with a brotli (.br) and a gzip (.gz) copy made once here;
+#      e. the folder's name into target/site/bundle.txt (read by the server) and public/ to
 #         the site root.
 # Usage: scripts/build-site.sh [release|debug]
 set -euo pipefail
@@ -22,20 +27,22 @@ case "$mode" in
   *) echo "usage: $0 [release|debug]" >&2; exit 2 ;;
 esac
 
-cargo rustc -p app --lib --target wasm32-unknown-unknown --profile "$profile" \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Clink-args=--emit-relocs" \
+  cargo rustc -p app --lib --target wasm32-unknown-unknown --profile "$profile" \
   --features hydrate --crate-type cdylib
+cargo build --release -q -p splitter
 
 site=target/site
 wasm="target/wasm32-unknown-unknown/$out/app.wasm"
 key=$(
   {
     echo "$mode"
-    sha256sum "$wasm" style/main.css "$0"
+    sha256sum "$wasm" target/release/splitter style/main.css "$0"
     find public -type f -print0 | sort -z | xargs -0 -r sha256sum
   } | sha256sum | cut -c1-32
 )
 if [ -f "$site/.built" ] && [ "$(cat "$site/.built")" = "$key" ] \
-  && [ -f "$site/bundle.txt" ] && [ -f "$site/pkg/$(cat "$site/bundle.txt")_bg.wasm" ]; then
+  && [ -f "$site/bundle.txt" ] && [ -f "$site/pkg/$(cat "$site/bundle.txt")/switchyard_bg.wasm" ]; then
   echo "site up to date in $site ($mode): $(cat "$site/bundle.txt")"
   exit 0
 fi
@@ -44,24 +51,30 @@ mkdir -p "$site"
 next="$site/pkg.next"
 rm -rf "$next"
 mkdir -p "$next"
-wasm-bindgen --target web --no-typescript --out-dir "$next" --out-name switchyard "$wasm"
+target/release/splitter "$wasm" "$next" ./switchyard.js > /dev/null
+# --keep-lld-exports: the page modules call into the main module through its exports.
+wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$next" --out-name switchyard \
+  "$next/main.wasm"
+rm "$next/main.wasm"
 if [ "$mode" = release ]; then
-  end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$next/switchyard_bg.wasm" -o "$next/switchyard_bg.wasm"
+  for module in "$next"/*.wasm; do
+    end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory \
+      --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+      --enable-reference-types --enable-multivalue "$module" -o "$module"
+  done
 fi
 cp style/main.css "$next/switchyard.css"
-hash=$(cat "$next/switchyard.js" "$next/switchyard_bg.wasm" "$next/switchyard.css" | sha256sum | cut -c1-16)
+hash=$(find "$next" -type f -print0 | sort -z | xargs -0 cat | sha256sum | cut -c1-16)
 name="switchyard-$hash"
-mv "$next/switchyard.js" "$next/$name.js"
-mv "$next/switchyard_bg.wasm" "$next/${name}_bg.wasm"
-mv "$next/switchyard.css" "$next/$name.css"
-node scripts/precompress.mjs "$next/$name.js" "$next/${name}_bg.wasm" "$next/$name.css"
+find "$next" -type f -print0 | sort -z | xargs -0 node scripts/precompress.mjs
 rm -rf "$site/pkg"
-mv "$next" "$site/pkg"
+mkdir -p "$site/pkg"
+mv "$next" "$site/pkg/$name"
 cp -R public/. "$site/"
 echo "$name" > "$site/bundle.txt"
 echo "$key" > "$site/.built"
-wasm_file="$site/pkg/${name}_bg.wasm"
-echo "site built in $site ($mode): $name, wasm $(stat -c %s "$wasm_file") bytes," \
-  "$(stat -c %s "$wasm_file.br") brotli, $(stat -c %s "$wasm_file.gz") gzip"
+wasm_file="$site/pkg/$name/switchyard_bg.wasm"
+modules=$(find "$site/pkg/$name" -name '*.wasm' | wc -l)
+echo "site built in $site ($mode): $name, main wasm $(stat -c %s "$wasm_file") bytes," \
+  "$(stat -c %s "$wasm_file.br") brotli, $(stat -c %s "$wasm_file.gz") gzip;" \
+  "$((modules - 1)) page modules"

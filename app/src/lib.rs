@@ -23,6 +23,7 @@ pub mod format;
 pub mod ids;
 pub mod model;
 pub mod pages;
+pub mod routes;
 pub mod time_travel;
 
 use leptos::prelude::*;
@@ -32,19 +33,9 @@ use leptos_router::path;
 use leptos_router::SsrMode;
 
 use crate::components::layout::Layout;
-use crate::pages::gslb::GslbPage;
-use crate::pages::gslb_cli::GslbCliPage;
-use crate::pages::gslb_guided::GslbGuidedPage;
-use crate::pages::gslb_links::GslbLinksPage;
-use crate::pages::gslb_site::GslbSitePage;
-use crate::pages::{
-    alert_rules::AlertRulesPage, alerts::AlertsPage, audit::AuditPage, autoscale::AutoscalePage,
-    autoscale_editor::AutoscaleEditorPage, autoscale_group::AutoscaleGroupPage,
-    autoscale_nodes::AutoscaleNodesPage, dashboard::Dashboard, history::HistoryPage, lhc::LhcPage,
-    lhc_connectors::LhcConnectorsPage, lhc_detail::LhcDetailPage, lms::LmsPage,
-    lms_black_hole::LmsBlackHolePage, lms_evaluators::LmsEvaluatorsPage, lms_server::LmsServerPage,
-    lms_store::LmsStorePage, login::LoginPage, users::UsersPage,
-};
+use crate::pages::login::LoginPage;
+use crate::routes::*;
+use leptos_router::Lazy;
 
 /// The name of the browser bundle (`/pkg/switchyard.{js,wasm,css}`); a built site names its
 /// files `switchyard-<content hash>` and the server reads that name from the site
@@ -86,29 +77,29 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/login") view=LoginPage/>
                 // The overview waits for all its data (a few milliseconds) and is sent in one
                 // piece: streamed, its dozen boundaries cost a chunk and a swap script each.
-                <Route path=path!("/") view=|| view! { <Layout><Dashboard/></Layout> } ssr=SsrMode::Async/>
-                <Route path=path!("/alerts") view=|| view! { <Layout><AlertsPage/></Layout> }/>
-                <Route path=path!("/alerts/rules") view=|| view! { <Layout><AlertRulesPage/></Layout> }/>
-                <Route path=path!("/history") view=|| view! { <Layout><HistoryPage/></Layout> }/>
-                <Route path=path!("/audit") view=|| view! { <Layout><AuditPage/></Layout> }/>
-                <Route path=path!("/users") view=|| view! { <Layout><UsersPage/></Layout> }/>
-                <Route path=path!("/lhc") view=|| view! { <Layout><LhcPage/></Layout> }/>
-                <Route path=path!("/lhc/connectors") view=|| view! { <Layout><LhcConnectorsPage/></Layout> }/>
-                <Route path=path!("/lhc/:id") view=|| view! { <Layout><LhcDetailPage/></Layout> }/>
-                <Route path=path!("/lms") view=|| view! { <Layout><LmsPage/></Layout> }/>
-                <Route path=path!("/lms/servers/:host") view=|| view! { <Layout><LmsServerPage/></Layout> }/>
-                <Route path=path!("/lms/store") view=|| view! { <Layout><LmsStorePage/></Layout> }/>
-                <Route path=path!("/lms/evaluators") view=|| view! { <Layout><LmsEvaluatorsPage/></Layout> }/>
-                <Route path=path!("/lms/black-hole") view=|| view! { <Layout><LmsBlackHolePage/></Layout> }/>
-                <Route path=path!("/gslb") view=|| view! { <Layout><GslbPage/></Layout> }/>
-                <Route path=path!("/gslb/links") view=|| view! { <Layout><GslbLinksPage/></Layout> }/>
-                <Route path=path!("/gslb/sites/:name") view=|| view! { <Layout><GslbSitePage/></Layout> }/>
-                <Route path=path!("/gslb/guided") view=|| view! { <Layout><GslbGuidedPage/></Layout> }/>
-                <Route path=path!("/gslb/cli") view=|| view! { <Layout><GslbCliPage/></Layout> }/>
-                <Route path=path!("/autoscale") view=|| view! { <Layout><AutoscalePage/></Layout> }/>
-                <Route path=path!("/autoscale/nodes") view=|| view! { <Layout><AutoscaleNodesPage/></Layout> }/>
-                <Route path=path!("/autoscale/:group") view=|| view! { <Layout><AutoscaleGroupPage/></Layout> }/>
-                <Route path=path!("/autoscale/:group/edit") view=|| view! { <Layout><AutoscaleEditorPage/></Layout> }/>
+                <Route path=path!("/") view={Lazy::<OverviewRoute>::new()} ssr=SsrMode::Async/>
+                <Route path=path!("/alerts") view={Lazy::<AlertsRoute>::new()}/>
+                <Route path=path!("/alerts/rules") view={Lazy::<AlertRulesRoute>::new()}/>
+                <Route path=path!("/history") view={Lazy::<HistoryRoute>::new()}/>
+                <Route path=path!("/audit") view={Lazy::<AuditRoute>::new()}/>
+                <Route path=path!("/users") view={Lazy::<UsersRoute>::new()}/>
+                <Route path=path!("/lhc") view={Lazy::<LhcRoute>::new()}/>
+                <Route path=path!("/lhc/connectors") view={Lazy::<LhcConnectorsRoute>::new()}/>
+                <Route path=path!("/lhc/:id") view={Lazy::<LhcDetailRoute>::new()}/>
+                <Route path=path!("/lms") view={Lazy::<LmsRoute>::new()}/>
+                <Route path=path!("/lms/servers/:host") view={Lazy::<LmsServerRoute>::new()}/>
+                <Route path=path!("/lms/store") view={Lazy::<LmsStoreRoute>::new()}/>
+                <Route path=path!("/lms/evaluators") view={Lazy::<LmsEvaluatorsRoute>::new()}/>
+                <Route path=path!("/lms/black-hole") view={Lazy::<LmsBlackHoleRoute>::new()}/>
+                <Route path=path!("/gslb") view={Lazy::<GslbRoute>::new()}/>
+                <Route path=path!("/gslb/links") view={Lazy::<GslbLinksRoute>::new()}/>
+                <Route path=path!("/gslb/sites/:name") view={Lazy::<GslbSiteRoute>::new()}/>
+                <Route path=path!("/gslb/guided") view={Lazy::<GslbGuidedRoute>::new()}/>
+                <Route path=path!("/gslb/cli") view={Lazy::<GslbCliRoute>::new()}/>
+                <Route path=path!("/autoscale") view={Lazy::<AutoscaleRoute>::new()}/>
+                <Route path=path!("/autoscale/nodes") view={Lazy::<AutoscaleNodesRoute>::new()}/>
+                <Route path=path!("/autoscale/:group") view={Lazy::<AutoscaleGroupRoute>::new()}/>
+                <Route path=path!("/autoscale/:group/edit") view={Lazy::<AutoscaleEditorRoute>::new()}/>
             </Routes>
         </Router>
     }
@@ -119,5 +110,5 @@ pub fn App() -> impl IntoView {
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(App);
+    leptos::mount::hydrate_lazy(App);
 }

@@ -19,7 +19,9 @@ const links = [
   ["10 Mbit/s, 40 ms", 10e6, 40],
   ["1.6 Mbit/s, 150 ms (slow 3G)", 1.6e6, 150],
 ];
-const pages = ["/", "/lhc/rl-paris"];
+// The overview, a resource location, and the two sections with the most code (load
+// management and autoscale): each page needs the main module and its section's modules.
+const pages = ["/", "/lhc/rl-paris", "/lms", "/autoscale/asg_web"];
 
 const login = await fetch(`${base}/api/login`, {
   method: "POST",

@@ -4,7 +4,8 @@ import { hydrated, signIn } from "./helpers";
 
 // Every link a person can click, clicked: the nav bar's links and every in-page link of every
 // page reached that way, each followed by client-side navigation from the page that shows it.
-// After each click: no error text on the page, no 4xx/5xx answer from the console, the page
+// After each click: no error text on the page, no 4xx/5xx answer from the console, nothing
+// thrown in the page (a panic of the browser bundle, a page module that failed to load), the page
 // no wider than the viewport at 390 and 1,440 px, no serious or critical axe-core finding at
 // either width (and in the dark theme), and a screenshot at each width kept with the test's
 // artifacts (artifacts/pages/).
@@ -146,6 +147,15 @@ test("every nav link and every in-page link opens without an error, at 390 and 1
       failures.push(`${res.status()} ${url.pathname}${url.search}`);
     }
   });
+  // Thrown in the page: a panic of the browser bundle ends in `unreachable`, after a console
+  // error that names it.
+  const thrown: string[] = [];
+  page.on("pageerror", (error) => thrown.push(`${page.url()}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && message.text().includes("panicked")) {
+      thrown.push(`${page.url()}: ${message.text().split("\n")[0]}`);
+    }
+  });
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, "admin");
 
@@ -221,6 +231,7 @@ test("every nav link and every in-page link opens without an error, at 390 and 1
   }
   expect(clicked, "in-page links followed").toBeGreaterThanOrEqual(10);
   expect(failures, "responses of 400 and above").toEqual([]);
+  expect(thrown, "errors thrown in the page").toEqual([]);
 });
 
 test("on a phone the nav folds behind a menu button that opens it", async ({ page }) => {

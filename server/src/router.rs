@@ -44,12 +44,12 @@ pub fn prometheus() -> PrometheusHandle {
         .clone()
 }
 
-/// Leptos options for a site root (the bundle's name read from the site, [`bundle`]).
+/// Leptos options for a site root (the bundle's folder read from the site, [`bundle`]).
 pub fn leptos_options(site_root: &str, addr: std::net::SocketAddr) -> LeptosOptions {
     LeptosOptions::builder()
-        .output_name(bundle::bundle_name(std::path::Path::new(site_root)))
+        .output_name(app::OUTPUT_NAME)
         .site_root(site_root)
-        .site_pkg_dir("pkg")
+        .site_pkg_dir(bundle::pkg_dir(std::path::Path::new(site_root)))
         .site_addr(addr)
         .env(leptos::config::Env::PROD)
         .build()

@@ -29,6 +29,10 @@ pub fn shows_estate(path: &str) -> bool {
 #[component]
 pub fn TimeBar() -> impl IntoView {
     let location = use_location();
+    // Taken now, while the page is built: the bar itself is built later (once the run's extent
+    // has come), when a page being left may no longer reach the router.
+    let navigate = use_navigate();
+    let navigate = Callback::new(move |to: String| navigate(&to, Default::default()));
     let as_of = use_as_of();
     let range = Resource::new(move || as_of.get().run, time_extent);
     move || {
@@ -41,7 +45,7 @@ pub fn TimeBar() -> impl IntoView {
                         let path = location.pathname.get();
                         Suspend::new(async move {
                         match range.await {
-                            Ok(range) => view! { <Bar range as_of=shown path/> }.into_any(),
+                            Ok(range) => view! { <Bar range as_of=shown path navigate/> }.into_any(),
                             Err(e) => view! {
                                 <p class="error time-bar" id="time-bar-error">{e.to_string()}</p>
                             }.into_any(),
@@ -55,8 +59,7 @@ pub fn TimeBar() -> impl IntoView {
 }
 
 #[component]
-fn Bar(range: TimeRange, as_of: AsOf, path: String) -> impl IntoView {
-    let navigate = use_navigate();
+fn Bar(range: TimeRange, as_of: AsOf, path: String, navigate: Callback<String>) -> impl IntoView {
     let shown_ms = as_of
         .at
         .as_deref()
@@ -71,7 +74,7 @@ fn Bar(range: TimeRange, as_of: AsOf, path: String) -> impl IntoView {
             at: Some(sim_offset(ms)),
             run,
         };
-        navigate(&target.link(&path_for_slider), Default::default());
+        navigate.run(target.link(&path_for_slider));
     };
     let live_link = path.clone();
     view! {

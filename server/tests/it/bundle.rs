@@ -1,10 +1,10 @@
-//! The browser bundle on the wire: hashed names read from the site's manifest, the files
+//! The browser bundle on the wire: its hashed folder read from the site's manifest, the files
 //! compressed at build time served to browsers that accept them, a year of caching for
 //! `/pkg` files, and pages compressed on the fly.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use server::bundle::{bundle_name, IMMUTABLE, MANIFEST};
+use server::bundle::{bundle_name, pkg_dir, IMMUTABLE, MANIFEST};
 use server::router::{build, leptos_options};
 use tower::ServiceExt;
 
@@ -12,19 +12,25 @@ use crate::common::{app, body_text};
 
 const NAME: &str = "switchyard-0123456789abcdef";
 
+/// The files of a built bundle, in its folder: wasm-bindgen's script, the main module, one
+/// page's module, the loader of the pages' modules and the stylesheet.
+const FILES: [&str; 5] = [
+    "switchyard.js",
+    "switchyard_bg.wasm",
+    "split_0_history.wasm",
+    "__wasm_split.______________________.js",
+    "switchyard.css",
+];
+
 /// A site root as `scripts/build-site.sh` leaves it: the manifest, the files and their
 /// compressed copies (marked so the test sees which one was served).
 fn site() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("site");
-    let pkg = dir.path().join("pkg");
+    let pkg = dir.path().join("pkg").join(NAME);
     std::fs::create_dir_all(&pkg).expect("pkg");
     std::fs::write(dir.path().join(MANIFEST), format!("{NAME}\n")).expect("manifest");
-    for file in [
-        format!("{NAME}.js"),
-        format!("{NAME}_bg.wasm"),
-        format!("{NAME}.css"),
-    ] {
-        std::fs::write(pkg.join(&file), format!("plain {file}")).expect("file");
+    for file in FILES {
+        std::fs::write(pkg.join(file), format!("plain {file}")).expect("file");
         std::fs::write(pkg.join(format!("{file}.br")), "brotli").expect("br");
         std::fs::write(pkg.join(format!("{file}.gz")), "gzip").expect("gz");
     }
@@ -34,20 +40,23 @@ fn site() -> tempfile::TempDir {
 #[test]
 fn the_manifest_names_the_bundle_when_it_is_sane() {
     let dir = tempfile::tempdir().expect("dir");
-    assert_eq!(bundle_name(dir.path()), "switchyard");
+    assert_eq!(bundle_name(dir.path()), None);
+    assert_eq!(pkg_dir(dir.path()), "pkg");
     let cases = [
         (
             "switchyard-0123456789abcdef\n",
-            "switchyard-0123456789abcdef",
+            Some("switchyard-0123456789abcdef"),
         ),
-        ("  switchyard-ab  ", "switchyard-ab"),
-        ("", "switchyard"),
-        ("../../etc/passwd", "switchyard"),
-        ("a b", "switchyard"),
+        ("  switchyard-ab  ", Some("switchyard-ab")),
+        ("", None),
+        ("../../etc/passwd", None),
+        ("a b", None),
     ];
     for (text, want) in cases {
         std::fs::write(dir.path().join(MANIFEST), text).expect("write");
-        assert_eq!(bundle_name(dir.path()), want, "{text:?}");
+        assert_eq!(bundle_name(dir.path()).as_deref(), want, "{text:?}");
+        let folder = want.map_or_else(|| "pkg".to_owned(), |name| format!("pkg/{name}"));
+        assert_eq!(pkg_dir(dir.path()), folder, "{text:?}");
     }
 }
 
@@ -69,7 +78,7 @@ async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
             .expect("request")
     };
 
-    // The sign-in page links the bundle by its hashed names.
+    // The sign-in page links the bundle in its hashed folder.
     let page = router
         .clone()
         .oneshot(get("/login", "identity"))
@@ -77,12 +86,9 @@ async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
         .expect("page");
     assert_eq!(page.status(), StatusCode::OK);
     let html = body_text(page).await;
-    for file in [
-        format!("/pkg/{NAME}.js"),
-        format!("/pkg/{NAME}_bg.wasm"),
-        format!("/pkg/{NAME}.css"),
-    ] {
-        assert!(html.contains(&file), "{file} in {html}");
+    for file in ["switchyard.js", "switchyard_bg.wasm", "switchyard.css"] {
+        let path = format!("/pkg/{NAME}/{file}");
+        assert!(html.contains(&path), "{path} in {html}");
     }
 
     // Each file: the build's brotli copy, else its gzip copy, else as it is; a year of caching.
@@ -91,15 +97,11 @@ async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
         ("gzip", Some("gzip"), "gzip"),
         ("identity", None, "plain"),
     ];
-    for file in [
-        format!("{NAME}.js"),
-        format!("{NAME}_bg.wasm"),
-        format!("{NAME}.css"),
-    ] {
+    for file in FILES {
         for (accepts, encoding, body) in cases {
             let response = router
                 .clone()
-                .oneshot(get(&format!("/pkg/{file}"), accepts))
+                .oneshot(get(&format!("/pkg/{NAME}/{file}"), accepts))
                 .await
                 .expect("file");
             assert_eq!(response.status(), StatusCode::OK, "{file} {accepts}");
@@ -129,7 +131,7 @@ async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
     // A missing file is not cached.
     let missing = router
         .clone()
-        .oneshot(get(&format!("/pkg/{NAME}-old.js"), "gzip"))
+        .oneshot(get(&format!("/pkg/{NAME}/old.js"), "gzip"))
         .await
         .expect("missing");
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);

@@ -1,0 +1,160 @@
+//! The pages as routes whose code the browser loads only when it shows them.
+//!
+//! Each page is a [`LazyRoute`]: in the browser bundle its view (the page's components, the
+//! answers' deserializers and their hydration code) is a split point, cut by
+//! `scripts/build-site.sh` into its own small wasm module that is fetched when the page is
+//! first shown. The server renders every page as before and names the module of the page it
+//! sends in a `<link rel="preload">`, so the browser fetches it beside the main module.
+//! The main module keeps the framework, the router, the layout and the live stream.
+
+use leptos::prelude::*;
+use leptos_router::LazyRoute;
+
+use crate::components::layout::Layout;
+use crate::pages::gslb::GslbPage;
+use crate::pages::gslb_cli::GslbCliPage;
+use crate::pages::gslb_guided::GslbGuidedPage;
+use crate::pages::gslb_links::GslbLinksPage;
+use crate::pages::gslb_site::GslbSitePage;
+use crate::pages::{
+    alert_rules::AlertRulesPage, alerts::AlertsPage, audit::AuditPage, autoscale::AutoscalePage,
+    autoscale_editor::AutoscaleEditorPage, autoscale_group::AutoscaleGroupPage,
+    autoscale_nodes::AutoscaleNodesPage, dashboard::Dashboard, history::HistoryPage, lhc::LhcPage,
+    lhc_connectors::LhcConnectorsPage, lhc_detail::LhcDetailPage, lms::LmsPage,
+    lms_black_hole::LmsBlackHolePage, lms_evaluators::LmsEvaluatorsPage, lms_server::LmsServerPage,
+    lms_store::LmsStorePage, users::UsersPage,
+};
+
+/// Declares one section of the console: an enum of its pages, the function that shows one of
+/// them inside the console's [`Layout`] (one split point of the browser bundle: the section's
+/// pages are loaded together, the first time one of them is shown) and a route type per page.
+/// `$preload` is the name `#[lazy]` gives the function that loads `$show`'s module.
+macro_rules! lazy_section {
+    (
+        $(#[$doc:meta])*
+        $section:ident / $show:ident / $preload:ident {
+            $($(#[$route_doc:meta])* $route:ident => $page:ident,)*
+        }
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[allow(clippy::enum_variant_names)]
+        pub enum $section {
+            $($(#[$route_doc])* $route,)*
+        }
+
+        /// Shows one page of the section in the layout; in the browser, its code is fetched the
+        /// first time.
+        #[lazy]
+        fn $show(page: $section) -> AnyView {
+            match page {
+                $($section::$route => view! { <Layout><$page/></Layout> }.into_any(),)*
+            }
+        }
+
+        $(
+            $(#[$route_doc])*
+            pub struct $route;
+
+            impl LazyRoute for $route {
+                fn data() -> Self {
+                    Self
+                }
+
+                async fn view(_route: Self) -> AnyView {
+                    $show($section::$route).await
+                }
+
+                // The router awaits this before it hydrates or shows the page, so the view
+                // above is ready at once (a view still loading would not match the page the
+                // server sent).
+                async fn preload() {
+                    #[cfg(feature = "hydrate")]
+                    $preload().await;
+                }
+            }
+        )*
+    };
+}
+
+lazy_section! {
+    /// The overview.
+    OverviewSection / show_overview / __preload_show_overview {
+        /// `/`.
+        OverviewRoute => Dashboard,
+    }
+}
+
+lazy_section! {
+    /// Alerts and the administration pages.
+    AdminSection / show_admin / __preload_show_admin {
+        /// `/alerts`.
+        AlertsRoute => AlertsPage,
+        /// `/alerts/rules`.
+        AlertRulesRoute => AlertRulesPage,
+        /// `/history`.
+        HistoryRoute => HistoryPage,
+        /// `/audit`.
+        AuditRoute => AuditPage,
+        /// `/users`.
+        UsersRoute => UsersPage,
+    }
+}
+
+lazy_section! {
+    /// Local Host Cache: resource locations and Cloud Connectors.
+    LhcSection / show_lhc / __preload_show_lhc {
+        /// `/lhc`.
+        LhcRoute => LhcPage,
+        /// `/lhc/connectors`.
+        LhcConnectorsRoute => LhcConnectorsPage,
+        /// `/lhc/:id`.
+        LhcDetailRoute => LhcDetailPage,
+    }
+}
+
+lazy_section! {
+    /// Load management.
+    LmsSection / show_lms / __preload_show_lms {
+        /// `/lms`.
+        LmsRoute => LmsPage,
+        /// `/lms/servers/:host`.
+        LmsServerRoute => LmsServerPage,
+        /// `/lms/store`.
+        LmsStoreRoute => LmsStorePage,
+        /// `/lms/evaluators`.
+        LmsEvaluatorsRoute => LmsEvaluatorsPage,
+        /// `/lms/black-hole`.
+        LmsBlackHoleRoute => LmsBlackHolePage,
+    }
+}
+
+lazy_section! {
+    /// GSLB.
+    GslbSection / show_gslb / __preload_show_gslb {
+        /// `/gslb`.
+        GslbRoute => GslbPage,
+        /// `/gslb/links`.
+        GslbLinksRoute => GslbLinksPage,
+        /// `/gslb/sites/:name`.
+        GslbSiteRoute => GslbSitePage,
+        /// `/gslb/guided`.
+        GslbGuidedRoute => GslbGuidedPage,
+        /// `/gslb/cli`.
+        GslbCliRoute => GslbCliPage,
+    }
+}
+
+lazy_section! {
+    /// Autoscale.
+    AutoscaleSection / show_autoscale / __preload_show_autoscale {
+        /// `/autoscale`.
+        AutoscaleRoute => AutoscalePage,
+        /// `/autoscale/nodes`.
+        AutoscaleNodesRoute => AutoscaleNodesPage,
+        /// `/autoscale/:group`.
+        AutoscaleGroupRoute => AutoscaleGroupPage,
+        /// `/autoscale/:group/edit`.
+        AutoscaleEditorRoute => AutoscaleEditorPage,
+    }
+}
