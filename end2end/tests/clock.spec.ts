@@ -56,7 +56,8 @@ test("an operator's actions are in the audit log, which an admin reads", async (
 
   const admin = await browser.newPage();
   await signIn(admin, "admin");
-  await admin.goto("/audit");
+  await admin.locator(".mainnav").getByRole("link", { name: "Audit", exact: true }).click();
+  await expect(admin).toHaveURL(/\/audit$/);
   const row = admin.locator("#audit-table tbody tr", { hasText: "timeline.note" }).first();
   await expect(row).toContainText("operator");
   await expect(row).toContainText("drill starts");

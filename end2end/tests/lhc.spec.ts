@@ -132,3 +132,40 @@ test("the VDA table filters on the server and names a bad filter", async ({ page
   await page.goto("/lhc/rl-paris?maintenance=perhaps");
   await expect(page.locator("#form-error")).toContainText("maintenance");
 });
+
+test("a viewer sorts a resource location's VDAs by kind, delivery group and maintenance", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.locator(".mainnav").getByRole("link", { name: "Resource locations", exact: true }).click();
+  await hydrated(page);
+  await page.locator("main a[href='/lhc/rl-paris']").first().click();
+  await expect(page).toHaveURL(/\/lhc\/rl-paris$/);
+  await hydrated(page);
+  const column = (n: number) => page.locator(`#vda-table tbody tr td:nth-child(${n})`).allTextContents();
+
+  // By kind: from A (Paris's multi-session VDAs first), then from Z.
+  await page.locator("#vda-table th a[data-sort=kind]").click();
+  await expect(page).toHaveURL(/\/lhc\/rl-paris\?sort=kind$/);
+  await expect(page.locator("#vda-table th[aria-sort=ascending]")).toContainText("Kind");
+  const kinds = await column(2);
+  expect(kinds[0]).toBe("multi_session");
+  expect([...kinds].sort()).toEqual(kinds);
+  await page.locator("#vda-table th a[data-sort=kind]").click();
+  await expect(page.locator("#vda-table th[aria-sort=descending]")).toContainText("Kind");
+  const fromZ = await column(2);
+  expect(fromZ[0]).not.toBe("multi_session");
+  expect([...fromZ].sort().reverse()).toEqual(fromZ);
+
+  // By delivery group, from A.
+  await page.locator("#vda-table th a[data-sort=group]").click();
+  await expect(page.locator("#vda-table th[aria-sort=ascending]")).toContainText("Delivery group");
+  const groups = await column(3);
+  expect(groups.length).toBeGreaterThan(1);
+  expect([...groups].sort()).toEqual(groups);
+
+  // By maintenance: those in maintenance first at a first click.
+  await page.locator("#vda-table th a[data-sort=maintenance]").click();
+  await expect(page.locator("#vda-table th[aria-sort=descending]")).toContainText("Maintenance");
+  const maintenance = await column(6);
+  const firstOut = maintenance.indexOf("");
+  expect(maintenance.slice(firstOut === -1 ? maintenance.length : firstOut).every((m) => m === "")).toBe(true);
+});

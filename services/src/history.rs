@@ -534,16 +534,49 @@ async fn read_led(
     newest_first: bool,
     limit: i64,
 ) -> Result<Vec<StoredEvent>> {
-    if newest_first && lead == Lead::Time {
-        let below = place
-            .as_ref()
-            .map(|k| u64::try_from(k.at.t_ms).unwrap_or(0));
-        if let Some(bounded) = recent_spans_only(store, filter, below).await? {
-            let rows =
-                read_unbounded(store, &bounded, lead, place.as_ref(), newest_first, limit).await?;
-            if rows.len() as i64 >= limit {
-                return Ok(rows);
-            }
+    let recent = recent_start(store, filter, lead, place.as_ref(), newest_first).await?;
+    read_led_from(store, filter, recent, lead, place, newest_first, limit).await
+}
+
+/// For a read down from the newest events in time order on PostgreSQL, where the latest two
+/// spans of simulated time that hold events start ([`recent_spans_only`]); `None` for any
+/// other read. It does not depend on the filter's subject: a list of subjects asks once.
+async fn recent_start(
+    store: &Store,
+    filter: &EventFilter,
+    lead: Lead,
+    place: Option<&Key>,
+    newest_first: bool,
+) -> Result<Option<u64>> {
+    if !newest_first || lead != Lead::Time {
+        return Ok(None);
+    }
+    let below = place.map(|k| u64::try_from(k.at.t_ms).unwrap_or(0));
+    Ok(recent_spans_only(store, filter, below)
+        .await?
+        .and_then(|bounded| bounded.from_ms))
+}
+
+/// [`read_led`] with the start of the recent spans already known: the rows from `recent` on
+/// when there are enough of them, else the whole run's.
+async fn read_led_from(
+    store: &Store,
+    filter: &EventFilter,
+    recent: Option<u64>,
+    lead: Lead,
+    place: Option<Key>,
+    newest_first: bool,
+    limit: i64,
+) -> Result<Vec<StoredEvent>> {
+    if let Some(from) = recent {
+        let bounded = EventFilter {
+            from_ms: Some(from),
+            ..filter.clone()
+        };
+        let rows =
+            read_unbounded(store, &bounded, lead, place.as_ref(), newest_first, limit).await?;
+        if rows.len() as i64 >= limit {
+            return Ok(rows);
         }
     }
     read_unbounded(store, filter, lead, place.as_ref(), newest_first, limit).await
@@ -654,6 +687,7 @@ async fn read_filtered(
     if filter.subjects.is_empty() {
         return read_led(store, filter, lead, place, newest_first, limit).await;
     }
+    let recent = recent_start(store, filter, lead, place.as_ref(), newest_first).await?;
     let mut rows = Vec::new();
     for subject in &filter.subjects {
         let one = EventFilter {
@@ -661,7 +695,18 @@ async fn read_filtered(
             subjects: Vec::new(),
             ..filter.clone()
         };
-        rows.extend(read_led(store, &one, lead, place.clone(), newest_first, limit).await?);
+        rows.extend(
+            read_led_from(
+                store,
+                &one,
+                recent,
+                lead,
+                place.clone(),
+                newest_first,
+                limit,
+            )
+            .await?,
+        );
     }
     rows.sort_by(|a, b| (lead.of(a), a.t_ms, a.id).cmp(&(lead.of(b), b.t_ms, b.id)));
     if newest_first {

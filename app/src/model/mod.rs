@@ -260,31 +260,13 @@ pub enum HistorySort {
     Kind,
 }
 
-impl HistorySort {
-    /// Every column with its URL name, in the history table's order.
-    pub const ALL: [(HistorySort, &'static str); 4] = [
-        (HistorySort::Time, "time"),
-        (HistorySort::Engine, "engine"),
-        (HistorySort::Subject, "subject"),
-        (HistorySort::Kind, "kind"),
-    ];
-
-    /// The column's URL name.
-    pub fn as_str(self) -> &'static str {
-        Self::ALL
-            .into_iter()
-            .find(|(s, _)| *s == self)
-            .map_or("time", |(_, name)| name)
-    }
-
-    /// The column of URL name `name`.
-    pub fn parse(name: &str) -> Option<HistorySort> {
-        Self::ALL
-            .into_iter()
-            .find(|(_, n)| *n == name)
-            .map(|(s, _)| s)
-    }
-}
+/// Every column of the history with its URL name (`sort=`), in the history table's order.
+pub const HISTORY_SORTS: [(&str, HistorySort); 4] = [
+    ("time", HistorySort::Time),
+    ("engine", HistorySort::Engine),
+    ("subject", HistorySort::Subject),
+    ("kind", HistorySort::Kind),
+];
 
 impl HistoryQuery {
     /// Validates every field, naming the first bad one and what it accepts.
@@ -316,18 +298,8 @@ impl HistoryQuery {
                 return Err(AppError::invalid("to", "must not be earlier than from"));
             }
         }
-        let sort = match optional(&self.sort) {
-            None => HistorySort::Time,
-            Some(name) => HistorySort::parse(name).ok_or_else(|| {
-                AppError::invalid(
-                    "sort",
-                    format!(
-                        "must be one of: {}",
-                        HistorySort::ALL.map(|(_, n)| n).join(", ")
-                    ),
-                )
-            })?,
-        };
+        let sort =
+            listing::keyed("sort", &HISTORY_SORTS, optional(&self.sort))?.unwrap_or_default();
         let oldest_first = match optional(&self.order) {
             None | Some("newest") => false,
             Some("oldest") => true,
@@ -592,10 +564,9 @@ mod tests {
             "time unless a column is named"
         );
         assert_eq!(query.to_query_string(), "engine=core&from=1m&to=1h");
-        for (sort, name) in HistorySort::ALL {
+        for (name, sort) in HISTORY_SORTS {
             let sorted = q(|q| q.sort = Some(name.into()));
             assert_eq!(sorted.validate().map(|f| f.sort), Ok(sort), "{name}");
-            assert_eq!(sort.as_str(), name);
             assert_eq!(sorted.to_query_string(), format!("sort={name}"));
         }
     }

@@ -13,7 +13,8 @@ use crate::components::filter_form::FilterForm;
 use crate::components::page_help::PageHelp;
 use crate::components::sort_header::{sort_header, SortedBy};
 use crate::ids;
-use crate::model::{HistoryPage as Page, HistoryQuery, HistorySort};
+use crate::model::listing::{key_of, keyed};
+use crate::model::{HistoryPage as Page, HistoryQuery, HistorySort, HISTORY_SORTS};
 use crate::pages::LoadError;
 
 /// The history page.
@@ -79,9 +80,9 @@ fn Filters(query: Memo<HistoryQuery>) -> impl IntoView {
             <label>"Sort by "
                 <select name="sort">
                     // Time is the default: no `sort` in the URL.
-                    {HistorySort::ALL
+                    {HISTORY_SORTS
                         .into_iter()
-                        .map(|(sort, name)| {
+                        .map(|(name, sort)| {
                             let value = if sort == HistorySort::Time { "" } else { name };
                             view! {
                                 <option value=value selected=move || sorted_by(&q()) == sort>{name}</option>
@@ -139,8 +140,14 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
     let order_text = match (sort, oldest_first) {
         (HistorySort::Time, true) => "oldest first".to_owned(),
         (HistorySort::Time, false) => "newest first".to_owned(),
-        (sort, true) => format!("by {} from A, each oldest first", sort.as_str()),
-        (sort, false) => format!("by {} from Z, each newest first", sort.as_str()),
+        (sort, true) => format!(
+            "by {} from A, each oldest first",
+            key_of(&HISTORY_SORTS, &sort)
+        ),
+        (sort, false) => format!(
+            "by {} from Z, each newest first",
+            key_of(&HISTORY_SORTS, &sort)
+        ),
     };
     let head = sort_headers(&query, sort, !oldest_first);
     let run_label = page
@@ -185,10 +192,9 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
 
 /// The column `query` sorts by (time when it names none or one the server refuses).
 fn sorted_by(query: &HistoryQuery) -> HistorySort {
-    query
-        .sort
-        .as_deref()
-        .and_then(HistorySort::parse)
+    keyed("sort", &HISTORY_SORTS, query.sort.as_deref())
+        .ok()
+        .flatten()
         .unwrap_or_default()
 }
 
@@ -202,7 +208,7 @@ fn sort_headers(query: &HistoryQuery, sort: HistorySort, desc: bool) -> AnyView 
     }
     .to_query_string();
     let now = SortedBy {
-        key: sort.as_str(),
+        key: key_of(&HISTORY_SORTS, &sort),
         desc,
     };
     let header = |key: &'static str, label: &'static str| {

@@ -385,7 +385,7 @@ fn VdaTable(page: VdaPage, id: String) -> impl IntoView {
                     view! {
                         <tr>
                             <td class="mono">{v.name}</td>
-                            <td>{serde_json::to_value(v.kind).ok().and_then(|k| k.as_str().map(str::to_owned)).unwrap_or_default()}</td>
+                            <td>{v.kind.as_str()}</td>
                             <td>{v.delivery_group}</td>
                             <td class="mono">{broker}{v.moves_at_next_heartbeat.then_some(" →")}</td>
                             <td class="num">{format!("{}/{}", v.sessions, v.max_sessions)}</td>

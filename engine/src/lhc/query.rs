@@ -241,8 +241,8 @@ impl LhcEngine {
         let prefix = q.name_prefix.as_ref().map(|p| p.to_lowercase());
         // In name order the page is cut while scanning; another order keys every match.
         let by_name = q.sort == VdaSort::Name && !q.descending;
-        // Each delivery group's place among the groups' ids, in id order.
-        let group_rank: Vec<u64> = {
+        // Each delivery group's place among the groups' ids, in id order (only to sort by group).
+        let group_rank: Vec<u64> = if q.sort == VdaSort::DeliveryGroup {
             let mut ids: Vec<(&str, usize)> = self
                 .groups
                 .iter()
@@ -255,6 +255,8 @@ impl LhcEngine {
                 rank[i] = place as u64;
             }
             rank
+        } else {
+            Vec::new()
         };
         let mut keyed: Vec<(u64, u32)> = Vec::new();
         for pool in &self.vdas.pools {
@@ -287,7 +289,7 @@ impl LhcEngine {
                 if !by_name {
                     let key = match q.sort {
                         VdaSort::Name => u64::from(v),
-                        VdaSort::Kind => pool.kind as u64,
+                        VdaSort::Kind => name_key(pool.kind.as_str()),
                         // A VDA of a pool without a group (an empty id) comes first.
                         VdaSort::DeliveryGroup => group_rank.get(pool.group).map_or(0, |r| r + 1),
                         VdaSort::Broker => match code {
@@ -352,6 +354,36 @@ impl LhcEngine {
                 .count(),
             cloud_generation: self.cloud_generation,
             launches: self.launches,
+        }
+    }
+}
+
+/// A key that sorts names as their first eight bytes do (byte order): the kinds' names differ
+/// within those, so the VDAs sort by kind name whatever the order the kinds are declared in.
+fn name_key(name: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    for (b, n) in bytes.iter_mut().zip(name.bytes()) {
+        *b = n;
+    }
+    u64::from_be_bytes(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_key;
+    use crate::lhc::config::VdaKind;
+
+    #[test]
+    fn the_kinds_sort_by_their_names() {
+        let mut kinds = [VdaKind::Static, VdaKind::PooledVdi, VdaKind::MultiSession];
+        kinds.sort_by_key(|k| name_key(k.as_str()));
+        assert_eq!(
+            kinds.map(VdaKind::as_str),
+            ["multi_session", "pooled_vdi", "static"]
+        );
+        let table = [("a", "b"), ("static", "statics"), ("", "a"), ("ab", "b")];
+        for (low, high) in table {
+            assert!(name_key(low) < name_key(high), "{low} < {high}");
         }
     }
 }

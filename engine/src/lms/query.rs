@@ -233,14 +233,8 @@ impl LmsEngine {
             disconnected: sv.disconnected,
             logons_in_progress: self.logons_at(s, now),
             lt_load: ev.lt_load,
-            lt_multiplier: if ev.lt_load > 0 {
-                self.logons_at(s, now)
-            } else {
-                0
-            },
-            load_bias: sv.dc_load.map_or(0, |d| {
-                i32::try_from(i64::from(d) - i64::from(sv.load)).unwrap_or(0)
-            }),
+            lt_multiplier: self.lt_multiplier(s),
+            load_bias: self.load_bias(s),
             counters: CountersView {
                 cpu: k[Counter::Cpu as usize],
                 memory: k[Counter::Memory as usize],
@@ -251,6 +245,26 @@ impl LmsEngine {
                 disk_operations: k[Counter::DiskOperations as usize],
             },
             started_ms: sv.started_ms,
+        }
+    }
+
+    /// Server `s`'s `LoadBias`: how far the zone data collector's load for it is from its own
+    /// (0 while the collector knows none).
+    fn load_bias(&self, s: usize) -> i32 {
+        let sv = &self.servers[s];
+        sv.dc_load.map_or(0, |d| {
+            i32::try_from(i64::from(d) - i64::from(sv.load)).unwrap_or(0)
+        })
+    }
+
+    /// Server `s`'s `LTMultiplier`: its logons in progress now when its evaluator has a
+    /// real-time load (`LTLoad`), else 0.
+    fn lt_multiplier(&self, s: usize) -> u32 {
+        let ev = &self.evaluators[self.servers[s].evaluator as usize];
+        if ev.lt_load > 0 {
+            self.logons_at(s, self.now)
+        } else {
+            0
         }
     }
 
@@ -448,15 +462,9 @@ impl LmsEngine {
             } else {
                 String::new()
             },
-            load_bias: sv.dc_load.map_or(0, |d| {
-                i32::try_from(i64::from(d) - i64::from(sv.load)).unwrap_or(0)
-            }),
+            load_bias: self.load_bias(s),
             lt_load: format!("{:x}", ev.lt_load),
-            lt_multiplier: if ev.lt_load > 0 {
-                self.logons_at(s, self.now)
-            } else {
-                0
-            },
+            lt_multiplier: self.lt_multiplier(s),
             rule_loads: rule_loads_string(&codes),
             protocol_mask: "3".to_owned(),
         }

@@ -249,15 +249,12 @@ async fn the_history_sorts_by_engine_subject_or_kind_by_keyset_and_a_bad_sort_na
     );
     // The page's headers: the subject in force turns round, the other columns start their
     // own order; every link keeps the filters.
-    let html = body_text(
-        app.get(
+    let html = app
+        .page_html(
             &format!("/history?run={}&engine=lms&sort=subject&order=oldest", run),
             Some(&viewer),
         )
-        .await,
-    )
-    .await
-    .replace("&amp;", "&");
+        .await;
     let base = format!("/history?run={}&engine=lms", run);
     for (aria, href) in [
         ("ascending", format!("{base}&sort=subject&order=newest")),

@@ -185,15 +185,12 @@ async fn the_load_table_is_searched_filtered_by_zone_and_paged_on_the_server() {
     assert!(text.contains("lsort") && text.contains("ltload"), "{text}");
     // The page's headers: the column in force turns round, the others keep the search and
     // the session tables' view but start at the first page.
-    let html = body_text(
-        app.get(
+    let html = app
+        .page_html(
             "/lms/store?lsort=load&ldesc=1&q=XA&page=2&user=u1",
             Some(&viewer),
         )
-        .await,
-    )
-    .await
-    .replace("&amp;", "&");
+        .await;
     assert!(
         html.contains(r#"<th aria-sort="descending"><a href="/lms/store?lsort=load&ldesc=0&q=XA&user=u1" data-sort="load">"#),
         "{html}"
@@ -725,15 +722,12 @@ async fn the_audit_log_is_filtered_by_user_action_and_outcome_on_the_server() {
     assert!(html.contains("id=\"audit-matching\""), "{html}");
     assert!(!html.contains(">operator</td>"), "only the viewer's rows");
     // Its headers sort, keeping the filters and starting at the first page.
-    let html = body_text(
-        app.get(
+    let html = app
+        .page_html(
             "/audit?user=viewer&sort=actor&order=oldest&page=2",
             Some(&admin),
         )
-        .await,
-    )
-    .await
-    .replace("&amp;", "&");
+        .await;
     assert!(
         html.contains(
             r#"<th aria-sort="ascending"><a href="/audit?sort=actor&order=newest&user=viewer""#

@@ -37,21 +37,6 @@ impl EventOrder {
         EventOrder::Kind,
     ];
 
-    /// The order's name (`time`, `engine`, `subject`, `kind`).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            EventOrder::Time => "time",
-            EventOrder::Engine => "engine",
-            EventOrder::Subject => "subject",
-            EventOrder::Kind => "kind",
-        }
-    }
-
-    /// The order named `name`.
-    pub fn parse(name: &str) -> Option<EventOrder> {
-        Self::ALL.into_iter().find(|o| o.as_str() == name)
-    }
-
     /// The column one read orders by before the instant (the engine is a read of its own).
     fn lead(self) -> Lead {
         match self {
@@ -165,16 +150,7 @@ async fn locate(store: &Store, run_id: i64, at: Cursor) -> Result<StoredEvent> {
 
 #[cfg(test)]
 mod tests {
-    use super::{engines, EventOrder};
-
-    #[test]
-    fn every_order_parses_back_from_its_name() {
-        for order in EventOrder::ALL {
-            assert_eq!(EventOrder::parse(order.as_str()), Some(order));
-        }
-        assert_eq!(EventOrder::parse("Subject"), None);
-        assert_eq!(EventOrder::parse(""), None);
-    }
+    use super::engines;
 
     #[test]
     fn the_engines_are_read_in_name_order_either_way() {

@@ -137,6 +137,13 @@ impl TestApp {
             .await
     }
 
+    /// The HTML of page `path` with `&amp;` read back as `&`, so its links compare as URLs.
+    pub async fn page_html(&self, path: &str, cookie: Option<&str>) -> String {
+        body_text(self.get(path, cookie).await)
+            .await
+            .replace("&amp;", "&")
+    }
+
     /// Waits until every event the run has emitted is stored (at most 30 s).
     pub async fn stored(&self) {
         let runtime = &self.services.runtime;
