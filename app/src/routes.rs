@@ -1,11 +1,14 @@
-//! The pages as routes whose code the browser loads only when it shows them.
+//! The pages as routes whose code the browser loads with the section that shows them.
 //!
-//! Each page is a [`LazyRoute`]: in the browser bundle its view (the page's components, the
-//! answers' deserializers and their hydration code) is a split point, cut by
-//! `scripts/build-site.sh` into its own small wasm module that is fetched when the page is
-//! first shown. The server renders every page as before and names the module of the page it
-//! sends in a `<link rel="preload">`, so the browser fetches it beside the main module.
-//! The main module keeps the framework, the router, the layout and the live stream.
+//! The pages are grouped in six sections (overview, administration, LHC, LMS, GSLB,
+//! autoscale). Each section is one split point of the browser bundle: a `#[lazy]` function that
+//! shows one of its pages in the layout, which `scripts/build-site.sh` cuts out into the
+//! section's own wasm module (with small modules for the code several sections share). The
+//! main module keeps the framework, the router and the live stream. The server renders every
+//! page as before and names the section's modules in `<link rel="preload">`, so the browser
+//! fetches them beside the main module; a click to another section fetches that section's
+//! modules before it shows the page. One split point per page made hundreds of tiny modules,
+//! each a request (docs/PERFORMANCE.md).
 
 use leptos::prelude::*;
 use leptos_router::LazyRoute;
@@ -38,7 +41,10 @@ macro_rules! lazy_section {
     ) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        #[allow(clippy::enum_variant_names)]
+        #[allow(
+            clippy::enum_variant_names,
+            reason = "the variants are named after the route types"
+        )]
         pub enum $section {
             $($(#[$route_doc])* $route,)*
         }
