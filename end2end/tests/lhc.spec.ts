@@ -144,7 +144,7 @@ test("a viewer sorts a resource location's VDAs by kind, delivery group and main
 
   // By kind: from A (Paris's multi-session VDAs first), then from Z.
   await page.locator("#vda-table th a[data-sort=kind]").click();
-  await expect(page).toHaveURL(/\/lhc\/rl-paris\?sort=kind$/);
+  await expect(page).toHaveURL(/\/lhc\/rl-paris\?sort=kind&desc=0$/);
   await expect(page.locator("#vda-table th[aria-sort=ascending]")).toContainText("Kind");
   const kinds = await column(2);
   expect(kinds[0]).toBe("multi_session");
