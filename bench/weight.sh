@@ -19,8 +19,8 @@ for f in $(find "$dir_pkg" -type f ! -name '*.br' ! -name '*.gz' | sort); do
   printf '%-44s %12s %12s %12s\n' "$(basename "$f")" "$(size "$f")" "$(size "$f.br")" "$(size "$f.gz")"
 done
 # What one page needs before it is interactive: the main module and the modules the split
-# manifest lists for the page's lazy route (here the overview's and the resource location's).
-need() { # split point names (the route types' views) -> raw, brotli totals
+# manifest lists for the page's section (its split point `show_<section>`, app/src/routes.rs).
+need() { # split point names (the sections' `show_<section>`) -> raw, brotli totals
   local files
   files=$(node -e '
     const m = require(process.argv[1]);
@@ -31,8 +31,9 @@ need() { # split point names (the route types' views) -> raw, brotli totals
   for f in $files; do raw=$((raw + $(size "$dir_pkg/$f.wasm"))); br=$((br + $(size "$dir_pkg/$f.wasm.br"))); done
   echo "$raw B raw, $br B brotli ($files)"
 }
-echo "wasm the overview needs: $(need OverviewRoute)"
-echo "wasm a resource location needs: $(need LhcDetailRoute)"
+for section in overview admin lhc lms gslb autoscale; do
+  echo "wasm a page of section $section needs: $(need "show_${section}_")"
+done
 echo "every wasm module: $(find "$dir_pkg" -name '*.wasm' -printf '%s\n' | paste -sd+ | bc) B raw"
 
 start=$(date +%s.%N)

@@ -6,8 +6,9 @@
 #   2. when the compiled wasm, the splitter, the stylesheet, public/ or this script changed since the last
 #      build (a key in target/site/.built), and only then:
 #      a. the splitter (splitter/) cuts the wasm at the pages' lazy routes: a main module,
-#         one module per page (and per piece shared by several pages), their loader and the
-#         manifest the server reads to preload a page's modules;
+#         one module per section of the console (app/src/routes.rs) and one per piece of code
+#         several sections share, their loader and the manifest the server reads to preload
+#         a page's modules;
 #      b. wasm-bindgen (exact version, on PATH) on the main module: switchyard.js +
 #         switchyard_bg.wasm;
 #      c. release only: wasm-opt (binaryen from npm, end2end/node_modules/.bin) on every

@@ -1,10 +1,10 @@
 //! The browser bundle on the wire. `scripts/build-site.sh` puts the bundle in a folder named
 //! after a hash of its content (`pkg/switchyard-<hash>/`: `switchyard.js`, the main module
-//! `switchyard_bg.wasm`, one module per page, their loader, `switchyard.css`, each beside a
-//! `.br` and a `.gz` compressed once at build time) and writes that name into
-//! `<site root>/bundle.txt`. The pages ask for files in that folder, so a `/pkg` file never
-//! changes under its path: it is served with `Cache-Control: public, max-age=31536000,
-//! immutable`, and a new build is a new folder.
+//! `switchyard_bg.wasm`, one module per section of the console and per piece of code they
+//! share, their loader, `switchyard.css`, each beside a `.br` and a `.gz` compressed once at
+//! build time) and writes that name into `<site root>/bundle.txt`. The pages ask for files in
+//! that folder, so a `/pkg` file never changes under its path: it is served with
+//! `Cache-Control: public, max-age=31536000, immutable`, and a new build is a new folder.
 
 use std::path::Path;
 

@@ -45,6 +45,35 @@ fn unavailable() -> Response {
         .into_response()
 }
 
+/// The session's user: on SQLite as remembered when it was looked up less than a second ago
+/// ([`services::signed_in`]), else from the session record and the account. Sessions live in
+/// the database: when it does not answer, nobody can be recognised.
+async fn signed_in_user(
+    state: &ServerState,
+    session: &Session,
+) -> Result<Option<services::accounts::User>, services::ServiceError> {
+    let services = &state.services;
+    let Some(id) = session.id() else {
+        return Ok(None);
+    };
+    // Only an SQLite file, which this console alone serves, is trusted to stay as it was
+    // read: on PostgreSQL every request asks, so that a sign-out on another replica counts
+    // at once and a database that stops answering is reported here.
+    let remember = services.store.dialect() == services::store::Dialect::Sqlite;
+    let version = services.store.accounts_version();
+    if let Some(user) = remember
+        .then(|| services.signed_in.get(id, version))
+        .flatten()
+    {
+        return Ok(Some(user));
+    }
+    let user = app::auth::session_user(&services.store, session).await?;
+    if let (true, Some(user)) = (remember, &user) {
+        services.signed_in.put(id, version, user.clone());
+    }
+    Ok(user)
+}
+
 /// The middleware.
 pub async fn require_sign_in(
     State(state): State<ServerState>,
@@ -56,8 +85,7 @@ pub async fn require_sign_in(
     if is_public(&path) {
         return next.run(request).await;
     }
-    // Sessions live in the database: when it does not answer, nobody can be recognised.
-    let signed_in = match app::auth::session_user(&state.services.store, &session).await {
+    let signed_in = match signed_in_user(&state, &session).await {
         Ok(Some(user)) => {
             // The server functions of this request read it from here (one lookup per request).
             request

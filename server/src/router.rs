@@ -107,15 +107,15 @@ pub async fn build_with(
             SESSION_IDLE_HOURS,
         )));
 
+    let routes = generate_route_list(App);
     let state = ServerState {
+        render: page_renderer(routes.clone(), services.clone(), leptos_options.clone()),
         services,
         leptos_options,
         prometheus: prometheus(),
         origins: web.origins,
         exports: Default::default(),
-        routes: generate_route_list(App),
     };
-    let routes = state.routes.clone();
     let fallback_services = state.services.clone();
     let pkg = Router::new()
         .fallback_service(bundle::pkg_files(std::path::Path::new(
@@ -207,15 +207,30 @@ async fn with_error_status(response: Response) -> Response {
     Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
-async fn page(State(state): State<ServerState>, request: Request) -> Response {
-    let services = state.services.clone();
-    let options = state.leptos_options.clone();
-    let handler = leptos_axum::render_route_with_context(
-        state.routes.clone(),
+/// The pages' renderer ([`crate::state::PageRenderer`]), built once: the framework's
+/// per-route dispatch holds every route listing, which is not copied per request.
+fn page_renderer(
+    routes: Vec<leptos_axum::AxumRouteListing>,
+    services: Services,
+    options: LeptosOptions,
+) -> crate::state::PageRenderer {
+    let shell_options = options.clone();
+    let render = leptos_axum::render_route_with_context(
+        routes,
         move || provide_context(services.clone()),
-        move || shell(options.clone()),
+        move || shell(shell_options.clone()),
     );
-    handler(State(state), request).await.into_response()
+    // The framework's renderer may be called from any thread but is not `Sync`: the lock is
+    // held only while a rendering is created, not while it runs.
+    let render = std::sync::Mutex::new(render);
+    std::sync::Arc::new(move |request| {
+        let render = render.lock().unwrap_or_else(|e| e.into_inner());
+        render(State(options.clone()), request)
+    })
+}
+
+async fn page(State(state): State<ServerState>, request: Request) -> Response {
+    (state.render)(request).await
 }
 
 async fn count_requests(request: Request, next: Next) -> Response {

@@ -139,6 +139,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         scenario: std::sync::Arc::new(scenario.clone()),
         time_travel: Default::default(),
         recent: Default::default(),
+        signed_in: Default::default(),
     };
     let listener = TcpListener::bind(args.addr).await?;
     let local = listener.local_addr()?;

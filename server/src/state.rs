@@ -1,10 +1,23 @@
 //! [`ServerState`]: what every handler of the router can reach.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use axum::body::Body;
 use axum::extract::FromRef;
+use axum::http::Request;
+use axum::response::Response;
 use leptos::config::LeptosOptions;
-use leptos_axum::AxumRouteListing;
 use metrics_exporter_prometheus::PrometheusHandle;
 use services::Services;
+
+/// A page's rendering, started (the future of its response).
+pub type Rendering = Pin<Box<dyn Future<Output = Response<Body>> + Send>>;
+
+/// The pages' renderer, built once for the router: it finds the route's rendering mode and
+/// renders the app with the services in its context.
+pub type PageRenderer = Arc<dyn Fn(Request<Body>) -> Rendering + Send + Sync>;
 
 /// What every handler can reach.
 #[derive(Clone)]
@@ -19,7 +32,8 @@ pub struct ServerState {
     pub origins: crate::origin::Origins,
     /// Exports running now, per user.
     pub exports: crate::export::ExportSlots,
-    pub(crate) routes: Vec<AxumRouteListing>,
+    /// Renders a page ([`PageRenderer`]).
+    pub(crate) render: PageRenderer,
 }
 
 impl FromRef<ServerState> for LeptosOptions {

@@ -278,7 +278,9 @@ async fn change_guarded(store: &Store, id: i64, change: Change) -> Result<()> {
         tx.commit().await?;
         Ok(())
     }
-    .await)
+    .await)?;
+    store.account_changed();
+    Ok(())
 }
 
 /// Changes a user's role. Refuses to demote the last enabled admin ([`change_guarded`]).
@@ -327,6 +329,7 @@ pub async fn reset_password(store: &Store, id: i64, password: &str) -> Result<Us
     .await)?;
     let session_epoch =
         epoch.ok_or_else(|| ServiceError::NotFound(format!("no user with id {id}")))?;
+    store.account_changed();
     Ok(User {
         session_epoch,
         ..user

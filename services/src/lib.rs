@@ -20,6 +20,7 @@
 //! - [`time_travel`]: a run's estate at a past instant, rebuilt from a snapshot and the
 //!   journal; pages read the live run or the past through the same [`time_travel::Estate`].
 //! - [`sessions`]: sign-in sessions kept in the store.
+//! - [`signed_in`]: who a session belongs to, remembered for a moment (the sign-in gate).
 //! - [`throttle`]: throttling of failed sign-ins per user and per address.
 //! - [`error`]: the one error type of this layer.
 
@@ -38,6 +39,7 @@ pub mod retention;
 pub mod rollups;
 pub mod runtime;
 pub mod sessions;
+pub mod signed_in;
 pub mod snapshots;
 pub mod store;
 pub mod telemetry;
@@ -64,6 +66,8 @@ pub struct Services {
     pub time_travel: time_travel::TimeTravel,
     /// The live run's newest events, read once per stored batch (the overview's feed).
     pub recent: recent::RecentEvents,
+    /// Who each session belongs to, remembered for a moment (the sign-in gate).
+    pub signed_in: signed_in::SignedIn,
 }
 
 impl Services {

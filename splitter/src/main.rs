@@ -3,7 +3,8 @@
 //!
 //! Writes into `<out dir>`:
 //! - `main.wasm`, the main module, still to go through wasm-bindgen;
-//! - one `.wasm` per page (and per piece of code shared by several pages);
+//! - one `.wasm` per split point, a section of the console (and one per piece of code several
+//!   sections share);
 //! - the loader the main module imports, under the name the framework expects
 //!   (`__wasm_split.______________________.js`), which imports `initSync` from
 //!   `<main module>` (the path of wasm-bindgen's JavaScript, as the browser asks for it);

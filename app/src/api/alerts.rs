@@ -329,6 +329,10 @@ pub async fn attention_items(
     if !matches!(estate, services::time_travel::Estate::Live { .. }) {
         return Ok(Vec::new());
     }
+    // The runtime counts what fires (the header's badge): with none, the store is not asked.
+    if services.runtime.status().alerts.total() == 0 {
+        return Ok(Vec::new());
+    }
     let firing: Vec<AlertView> =
         services::alerts::firing(&services.store, services.runtime.run().id)
             .await?

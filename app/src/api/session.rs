@@ -54,6 +54,10 @@ pub async fn login(
             };
             services.sign_in_limiter.succeeded(&username, address);
             let session = session().await?;
+            // The id the visitor came with is replaced: nothing may be remembered for it.
+            if let Some(old) = session.id() {
+                services.signed_in.forget(old);
+            }
             let stored = async {
                 session.cycle_id().await?;
                 session.insert(USER_ID_KEY, user.id).await?;
@@ -87,7 +91,11 @@ pub async fn logout() -> Result<(), AppError> {
         async move {
             let services = services()?;
             let user = current_user(&services).await?;
-            if let Err(e) = session().await?.flush().await {
+            let session = session().await?;
+            if let Some(id) = session.id() {
+                services.signed_in.forget(id);
+            }
+            if let Err(e) = session.flush().await {
                 tracing::error!(error = %e, "could not end the session");
                 return Err(AppError::Internal);
             }

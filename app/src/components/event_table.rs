@@ -61,7 +61,58 @@ pub fn EventTable(
 
 /// An event's details in words: its `reason` when it has one, else its fields as
 /// `name value` pairs (`interval 1000 ms · seq 1`), shortened for a table cell.
+///
+/// On the server each distinct details text is described once while it is remembered
+/// ([`described`]): a page's tables show the same newest events render after render.
 pub fn describe(details: &str) -> String {
+    #[cfg(feature = "ssr")]
+    {
+        described::get_or_describe(details, describe_now)
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        describe_now(details)
+    }
+}
+
+/// The server's memory of [`describe`]'s answers, bounded: past [`described::CAPACITY`]
+/// texts it starts again from nothing.
+#[cfg(feature = "ssr")]
+pub mod described {
+    use std::collections::HashMap;
+    use std::sync::{LazyLock, Mutex};
+
+    /// How many details texts are remembered at most.
+    pub const CAPACITY: usize = 4096;
+
+    static ANSWERS: LazyLock<Mutex<HashMap<String, String>>> = LazyLock::new(Default::default);
+
+    /// `describe(details)`, from memory when this text was described before.
+    pub fn get_or_describe(details: &str, describe: fn(&str) -> String) -> String {
+        if let Some(text) = ANSWERS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(details)
+        {
+            return text.clone();
+        }
+        let text = describe(details);
+        let mut answers = ANSWERS.lock().unwrap_or_else(|e| e.into_inner());
+        if answers.len() >= CAPACITY {
+            answers.clear();
+        }
+        answers.insert(details.to_owned(), text.clone());
+        text
+    }
+
+    /// How many texts are remembered.
+    pub fn len() -> usize {
+        ANSWERS.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// [`describe`], computed.
+fn describe_now(details: &str) -> String {
     let Ok(serde_json::Value::Object(fields)) = serde_json::from_str::<serde_json::Value>(details)
     else {
         return short_details(details, 160);
@@ -106,7 +157,7 @@ pub fn reason_of(details: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::describe;
+    use super::{describe, describe_now};
 
     #[test]
     fn details_read_as_words() {
@@ -130,8 +181,22 @@ mod tests {
             ("not json", "not json"),
         ];
         for (details, want) in cases {
+            assert_eq!(describe_now(details), want, "{details}");
+            // Described from memory the second time (on the server), with the same words.
             assert_eq!(describe(details), want, "{details}");
+            assert_eq!(describe(details), want, "{details}, again");
         }
+    }
+
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn the_servers_memory_of_descriptions_stays_bounded() {
+        use super::described::{len, CAPACITY};
+        for i in 0..CAPACITY + 10 {
+            let details = format!(r#"{{"seq":{i}}}"#);
+            assert_eq!(describe(&details), format!("seq {i}"));
+        }
+        assert!(len() <= CAPACITY, "{} remembered", len());
     }
 }
 

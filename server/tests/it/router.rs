@@ -898,6 +898,26 @@ async fn a_password_reset_ends_the_users_other_sessions() {
 }
 
 #[tokio::test]
+async fn a_signed_out_session_is_refused_at_once() {
+    let app = app().await;
+    let viewer = app.sign_in("viewer").await;
+    // Remembered by the gate...
+    let page = app.get("/history", Some(&viewer)).await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let out = app.post_form("/api/logout", "", Some(&viewer)).await;
+    assert!(
+        out.status().is_redirection() || out.status().is_success(),
+        "{}",
+        out.status()
+    );
+    // ...and forgotten when its user signs out: the old cookie opens nothing.
+    let page = app.get("/history", Some(&viewer)).await;
+    assert!(page.status().is_redirection(), "{}", page.status());
+    let call = app.post_form("/api/whoami", "", Some(&viewer)).await;
+    assert_eq!(call.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
 async fn a_disabled_user_is_signed_out_and_cannot_sign_in_until_enabled() {
     let app = app().await;
     let admin = app.sign_in("admin").await;
@@ -907,12 +927,15 @@ async fn a_disabled_user_is_signed_out_and_cannot_sign_in_until_enabled() {
         .expect("find")
         .expect("viewer")
         .id;
+    // The gate remembers the open session for a moment ([`services::signed_in`])...
+    let page = app.get("/history", Some(&viewer)).await;
+    assert_eq!(page.status(), StatusCode::OK);
     let disable = format!("id={id}&disabled=true");
     let response = app
         .post_form("/api/set_disabled", &disable, Some(&admin))
         .await;
     assert_eq!(response.status(), StatusCode::OK);
-    // The open session: pages go to the sign-in page, calls answer 401.
+    // ...but not past a change to the account: pages go to the sign-in page, calls answer 401.
     let page = app.get("/history", Some(&viewer)).await;
     assert!(page.status().is_redirection());
     let call = app.post_form("/api/whoami", "", Some(&viewer)).await;

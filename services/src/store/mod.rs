@@ -54,6 +54,7 @@ impl Dialect {
 pub struct Store {
     db: Db,
     partitions: std::sync::Arc<postgres::Partitions>,
+    accounts_version: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// The pool of a [`Store`], one variant per dialect (see [`on_pool!`]).
@@ -153,6 +154,7 @@ impl Store {
         Ok(Store {
             db,
             partitions: Default::default(),
+            accounts_version: Default::default(),
         })
     }
 
@@ -171,6 +173,19 @@ impl Store {
     /// The partitions of the events table known to exist (PostgreSQL).
     pub(crate) fn partitions(&self) -> &postgres::Partitions {
         &self.partitions
+    }
+
+    /// How many times this process changed an account (role, disabled, deleted, password):
+    /// what a remembered sign-in ([`crate::signed_in`]) was read for.
+    pub fn accounts_version(&self) -> u64 {
+        self.accounts_version
+            .load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Marks a change to an account (after its write is committed).
+    pub(crate) fn account_changed(&self) {
+        self.accounts_version
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     }
 
     /// Whether the database answers (`/healthz`).

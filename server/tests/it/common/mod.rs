@@ -94,6 +94,7 @@ pub async fn app_with(scenario_text: &str) -> TestApp {
         scenario: std::sync::Arc::new(scenario),
         time_travel: Default::default(),
         recent: Default::default(),
+        signed_in: Default::default(),
     };
     let options =
         server::router::leptos_options("target/site", "127.0.0.1:0".parse().expect("addr"));
