@@ -37,9 +37,9 @@ use crate::pages::login::LoginPage;
 use crate::routes::*;
 use leptos_router::Lazy;
 
-/// The name of the browser bundle (`/pkg/switchyard.{js,wasm,css}`); a built site names its
-/// files `switchyard-<content hash>` and the server reads that name from the site
-/// (`LeptosOptions::output_name`).
+/// The name of the browser bundle's files (`switchyard.js`, `switchyard_bg.wasm`,
+/// `switchyard.css`, `LeptosOptions::output_name`); a built site keeps them in a folder named
+/// after their content (`pkg/switchyard-<hash>/`), which the server reads from the site.
 pub const OUTPUT_NAME: &str = "switchyard";
 
 /// The whole HTML document rendered by the server around [`App`].

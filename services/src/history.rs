@@ -552,9 +552,7 @@ async fn recent_start(
         return Ok(None);
     }
     let below = place.map(|k| u64::try_from(k.at.t_ms).unwrap_or(0));
-    Ok(recent_spans_only(store, filter, below)
-        .await?
-        .and_then(|bounded| bounded.from_ms))
+    recent_spans_only(store, filter, below).await
 }
 
 /// [`read_led`] with the start of the recent spans already known: the rows from `recent` on
@@ -582,17 +580,17 @@ async fn read_led_from(
     read_unbounded(store, filter, lead, place.as_ref(), newest_first, limit).await
 }
 
-/// On PostgreSQL, `filter` bounded to the latest two spans of simulated time that hold events
-/// (at or before `below_ms` and the filter's own end), for a read down from the newest events:
-/// without a lower bound, every span's partition of the run would open an index scan
+/// On PostgreSQL, where the latest two spans of simulated time that hold events start (at or
+/// before `below_ms` and the filter's own end): the lower bound of a read down from the newest
+/// events, since without one every span's partition of the run would open an index scan
 /// (hundreds after a long run at `max`). `None` on SQLite, when the filter has a start of its
-/// own, or when those spans are the whole run. A caller that finds too few rows there reads
-/// the whole run.
+/// own, or when those spans are the whole run. A caller that finds too few rows from there
+/// reads the whole run.
 async fn recent_spans_only(
     store: &Store,
     filter: &EventFilter,
     below_ms: Option<u64>,
-) -> Result<Option<EventFilter>> {
+) -> Result<Option<u64>> {
     let (Some(pool), None) = (store.postgres_pool(), filter.from_ms) else {
         return Ok(None);
     };
@@ -600,11 +598,7 @@ async fn recent_spans_only(
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let from = store::postgres::recent_spans_start(pool, filter.run_id, below).await?;
-    Ok(from.map(|from| EventFilter {
-        from_ms: Some(from),
-        ..filter.clone()
-    }))
+    store::postgres::recent_spans_start(pool, filter.run_id, below).await
 }
 
 /// [`read_led`] as asked.
@@ -765,7 +759,11 @@ pub async fn recent_events(
 /// entries of an index, not the events.
 pub async fn nth_newest_t_ms(store: &Store, filter: &EventFilter, n: i64) -> Result<Option<u64>> {
     // On PostgreSQL the latest two spans first, as a read of the newest events does.
-    if let Some(bounded) = recent_spans_only(store, filter, None).await? {
+    if let Some(from) = recent_spans_only(store, filter, None).await? {
+        let bounded = EventFilter {
+            from_ms: Some(from),
+            ..filter.clone()
+        };
         if let Some(t) = nth_newest_t_ms_in(store, &bounded, n).await? {
             return Ok(Some(t));
         }
