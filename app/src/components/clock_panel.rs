@@ -17,6 +17,50 @@ pub fn ClockPanel(
     /// Whether the controls are shown (operator or admin); the server checks again.
     can_drive: bool,
 ) -> impl IntoView {
+    view! {
+        <section class="card clock">
+            <h2>"Simulated clock"</h2>
+            <div class="clock-face">
+                <span
+                    id=ids::CLOCK_TIME
+                    class="clock-time mono"
+                    data-t-ms=move || clock.with(|c| c.as_ref().map(|c| c.t_ms.to_string()))
+                    title=move || clock.with(|c| c.as_ref().map(|c| format!("+{} since the start", sim_offset(c.t_ms))))
+                >
+                    {move || clock.with(|c| c.as_ref().map(|c| sim_time(c.t_ms))).unwrap_or_else(|| "—".into())}
+                </span>
+                <span id=ids::CLOCK_SPEED class="badge">
+                    {move || clock.with(|c| c.as_ref().map(|c| c.speed.to_string())).unwrap_or_default()}
+                </span>
+            </div>
+            <p class="muted">
+                {move || clock.with(|c| c.as_ref().map(|c| format!(
+                    "Scenario “{}”, run {} · next due {}",
+                    c.scenario,
+                    c.run_id,
+                    c.next_due_ms.map(sim_time).unwrap_or_else(|| "nothing".into()),
+                )))}
+            </p>
+            {move || clock.with(|c| c.as_ref().filter(|c| c.replica == "follower").map(|c| c.follower_lag_ms)).map(|lag_ms| view! {
+                <p id=ids::CLOCK_REPLICA class="muted" data-replica="follower">
+                    {format!(
+                        "This console follows the leading console ({} ms behind): actions are applied by the leader.",
+                        lag_ms,
+                    )}
+                </p>
+            })}
+            {can_drive.then(|| view! { <ClockControls clock set_clock/> })}
+        </section>
+    }
+}
+
+/// The speed, pause and step controls, for operators only (the server checks the role
+/// again), with the error of the last one used.
+#[component]
+fn ClockControls(
+    clock: Signal<Option<ClockView>>,
+    set_clock: WriteSignal<Option<ClockView>>,
+) -> impl IntoView {
     let set_speed = ServerAction::<SetSpeed>::new();
     let step = ServerAction::<StepClock>::new();
     let error = RwSignal::new(None::<String>);
@@ -34,64 +78,29 @@ pub fn ClockPanel(
             }
         }
     });
-    let current_speed = move || clock.get().map(|c| c.speed);
-
+    let current_speed = move || clock.with(|c| c.as_ref().map(|c| c.speed));
     view! {
-        <section class="card clock">
-            <h2>"Simulated clock"</h2>
-            <div class="clock-face">
-                <span
-                    id=ids::CLOCK_TIME
-                    class="clock-time mono"
-                    data-t-ms=move || clock.get().map(|c| c.t_ms.to_string())
-                    title=move || clock.get().map(|c| format!("+{} since the start", sim_offset(c.t_ms)))
-                >
-                    {move || clock.get().map(|c| sim_time(c.t_ms)).unwrap_or_else(|| "—".into())}
-                </span>
-                <span id=ids::CLOCK_SPEED class="badge">
-                    {move || current_speed().map(|s| s.to_string()).unwrap_or_default()}
-                </span>
-            </div>
-            <p class="muted">
-                {move || clock.get().map(|c| format!(
-                    "Scenario “{}”, run {} · next due {}",
-                    c.scenario,
-                    c.run_id,
-                    c.next_due_ms.map(sim_time).unwrap_or_else(|| "nothing".into()),
-                ))}
-            </p>
-            {move || clock.get().filter(|c| c.replica == "follower").map(|c| view! {
-                <p id=ids::CLOCK_REPLICA class="muted" data-replica="follower">
-                    {format!(
-                        "This console follows the leading console ({} ms behind): actions are applied by the leader.",
-                        c.follower_lag_ms,
-                    )}
-                </p>
-            })}
-            {can_drive.then(|| view! {
-                <div id=ids::CLOCK_CONTROLS class="controls">
-                    {Speed::ALL
-                        .into_iter()
-                        .map(|speed| {
-                            let label = if speed == Speed::Paused { "Pause".to_owned() } else { speed.to_string() };
-                            view! {
-                                <button
-                                    data-speed=speed.to_string()
-                                    class:active=move || current_speed() == Some(speed)
-                                    on:click=move |_| { set_speed.dispatch(SetSpeed { speed }); }
-                                >
-                                    {label}
-                                </button>
-                            }
-                        })
-                        .collect_view()}
-                    <button id=ids::CLOCK_STEP title="Advance to the next instant at which anything is due"
-                        on:click=move |_| { step.dispatch(StepClock {}); }>
-                        "Step ▸"
-                    </button>
-                </div>
-            })}
-            {move || error.get().map(|e| view! { <p class="error" id=ids::FORM_ERROR>{e}</p> })}
-        </section>
+        <div id=ids::CLOCK_CONTROLS class="controls">
+            {Speed::ALL
+                .into_iter()
+                .map(|speed| {
+                    let label = if speed == Speed::Paused { "Pause".to_owned() } else { speed.to_string() };
+                    view! {
+                        <button
+                            data-speed=speed.to_string()
+                            class:active=move || current_speed() == Some(speed)
+                            on:click=move |_| { set_speed.dispatch(SetSpeed { speed }); }
+                        >
+                            {label}
+                        </button>
+                    }
+                })
+                .collect_view()}
+            <button id=ids::CLOCK_STEP title="Advance to the next instant at which anything is due"
+                on:click=move |_| { step.dispatch(StepClock {}); }>
+                "Step ▸"
+            </button>
+        </div>
+        {move || error.get().map(|e| view! { <p class="error" id=ids::FORM_ERROR>{e}</p> })}
     }
 }

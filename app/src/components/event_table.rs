@@ -36,20 +36,22 @@ pub fn EventTable(
                 {rows
                     .into_iter()
                     .map(|e| {
+                        let why = describe(&e.details);
+                        let class = format!("engine-{}", e.engine);
                         view! {
-                            <tr class=format!("engine-{}", e.engine)>
+                            <tr class=class>
                                 <td class="mono"><Instant t_ms=e.t_ms/></td>
-                                <td><span class="tag">{e.engine.clone()}</span></td>
-                                <td>{e.subject.clone()}</td>
-                                <td>{e.kind.clone()}</td>
+                                <td><span class="tag">{e.engine}</span></td>
+                                <td>{e.subject}</td>
+                                <td>{e.kind}</td>
                                 <td class="details">
-                                    <span class="why">{describe(&e.details)}</span>
+                                    <span class="why">{why}</span>
                                     <details class="raw">
                                         <summary>"JSON"</summary>
-                                        <pre class="mono">{e.details.clone()}</pre>
+                                        <pre class="mono">{e.details}</pre>
                                     </details>
                                 </td>
-                                <td>{e.actor.clone().unwrap_or_default()}</td>
+                                <td>{e.actor.unwrap_or_default()}</td>
                             </tr>
                         }
                     })

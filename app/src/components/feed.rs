@@ -6,6 +6,7 @@ use engine::EngineId;
 use leptos::prelude::*;
 
 use crate::api::clock::recent_events;
+use crate::components::built_once::build_view_next;
 use crate::components::event_table::EventTable;
 use crate::components::live::{is_heartbeat, Live, FEED_LEN};
 use crate::ids;
@@ -103,7 +104,9 @@ pub fn LiveFeed(live: Live) -> impl IntoView {
             </div>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {move || Suspend::new(async move {
-                    match stored.await {
+                    let stored = stored.await;
+                    build_view_next().await;
+                    match stored {
                         Err(e) => view! { <LoadError error=e/> }.into_any(),
                         Ok(rows) => view! {
                             {move || {

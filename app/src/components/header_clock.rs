@@ -1,11 +1,10 @@
 //! The compact clock in the header of every page: the simulated time and speed, live from the
 //! tab's stream, and for operators a speed control (the server checks the role again).
 
-use engine::{Role, Speed};
+use engine::Speed;
 use leptos::prelude::*;
 
 use crate::api::clock::{clock_status, SetSpeed};
-use crate::components::layout::CurrentUser;
 use crate::components::live::use_live;
 use crate::error::AppError;
 use crate::format::{sim_offset, sim_time};
@@ -30,12 +29,34 @@ pub fn use_clock_status() -> Resource<Result<ClockView, AppError>> {
         .unwrap_or_else(|| Resource::new(|| (), |_| clock_status()))
 }
 
-/// The header's clock.
+/// The header's clock: `first` as the page was rendered with, then the live stream's; for an
+/// operator (`can_drive`) a speed control.
 #[component]
-pub fn HeaderClock(user: CurrentUser) -> impl IntoView {
+pub fn HeaderClock(first: ClockView, can_drive: bool) -> impl IntoView {
     let live = use_live();
-    // What the server rendered with, until the stream says more.
-    let initial = use_clock_status();
+    // A memo, so that each read borrows the clock instead of copying it.
+    let clock = Memo::new(move |_| live.clock.get().unwrap_or_else(|| first.clone()));
+    let speed = Signal::derive(move || clock.with(|c| c.speed));
+    view! {
+        <div class="header-clock" id=ids::HEADER_CLOCK>
+            <time class="mono" data-t-ms=move || clock.with(|c| c.t_ms.to_string())
+                title=move || format!("Simulated time, +{} since the start", sim_offset(clock.with(|c| c.t_ms)))>
+                {move || sim_time(clock.with(|c| c.t_ms))}
+            </time>
+            {if can_drive {
+                view! { <SpeedSelect speed/> }.into_any()
+            } else {
+                view! { <span class="badge" id=ids::HEADER_SPEED>{move || speed.get().to_string()}</span> }.into_any()
+            }}
+        </div>
+    }
+}
+
+/// The operator's speed control: the answer is written into the tab's clock at once (the live
+/// stream confirms it shortly after).
+#[component]
+fn SpeedSelect(speed: Signal<Speed>) -> impl IntoView {
+    let live = use_live();
     let set_speed = ServerAction::<SetSpeed>::new();
     Effect::new(move |_| {
         if let Some(Ok(view)) = set_speed.value().get() {
@@ -43,46 +64,20 @@ pub fn HeaderClock(user: CurrentUser) -> impl IntoView {
         }
     });
     view! {
-        <Transition fallback=|| ()>
-            {move || Suspend::new(async move {
-                let can_drive = user.allows(Role::Operator).await;
-                let Ok(first) = initial.await else {
-                    return ().into_any();
-                };
-                let clock = Signal::derive(move || live.clock.get().unwrap_or_else(|| first.clone()));
-                let speed = move || clock.get().speed;
-                view! {
-                    <div class="header-clock" id=ids::HEADER_CLOCK>
-                        <time class="mono" data-t-ms=move || clock.get().t_ms.to_string()
-                            title=move || format!("Simulated time, +{} since the start", sim_offset(clock.get().t_ms))>
-                            {move || sim_time(clock.get().t_ms)}
-                        </time>
-                        {if can_drive {
-                            view! {
-                                <select
-                                    id=ids::HEADER_SPEED
-                                    aria-label="Clock speed"
-                                    prop:value=move || speed().as_str().to_owned()
-                                    on:change=move |ev| {
-                                        if let Ok(speed) = event_target_value(&ev).parse::<Speed>() {
-                                            set_speed.dispatch(SetSpeed { speed });
-                                        }
-                                    }
-                                >
-                                    {Speed::ALL
-                                        .into_iter()
-                                        .map(|s| view! { <option value=s.as_str()>{s.to_string()}</option> })
-                                        .collect_view()}
-                                </select>
-                            }
-                            .into_any()
-                        } else {
-                            view! { <span class="badge" id=ids::HEADER_SPEED>{move || speed().to_string()}</span> }.into_any()
-                        }}
-                    </div>
+        <select
+            id=ids::HEADER_SPEED
+            aria-label="Clock speed"
+            prop:value=move || speed.get().as_str().to_owned()
+            on:change=move |ev| {
+                if let Ok(speed) = event_target_value(&ev).parse::<Speed>() {
+                    set_speed.dispatch(SetSpeed { speed });
                 }
-                .into_any()
-            })}
-        </Transition>
+            }
+        >
+            {Speed::ALL
+                .into_iter()
+                .map(|s| view! { <option value=s.as_str()>{s.to_string()}</option> })
+                .collect_view()}
+        </select>
     }
 }

@@ -6,8 +6,9 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::session::{whoami, Logout};
+use crate::components::built_once::build_view_next;
 use crate::components::header_alerts::HeaderAlerts;
-use crate::components::header_clock::{provide_clock_status, HeaderClock};
+use crate::components::header_clock::{provide_clock_status, use_clock_status, HeaderClock};
 use crate::components::live::connect_live;
 use crate::components::time_bar::TimeBar;
 use crate::error::AppError;
@@ -125,6 +126,7 @@ pub fn Layout(children: Children) -> impl IntoView {
     provide_context(user);
     provide_context(use_as_of());
     provide_clock_status();
+    let clock = use_clock_status();
     connect_live();
     let logout = ServerAction::<Logout>::new();
     // The nav bar folds behind a menu button on a narrow screen (style/main.css); a click on a
@@ -161,6 +163,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                 <Transition fallback=|| ()>
                     {move || Suspend::new(async move {
                         let admin = user.allows(Role::Admin).await;
+                        build_view_next().await;
                         NAV.iter()
                             .filter(|item| item.needs == Role::Admin && admin)
                             .map(|item| view! { <A href=item.href exact=true>{item.label}</A> })
@@ -168,24 +171,34 @@ pub fn Layout(children: Children) -> impl IntoView {
                     })}
                 </Transition>
             </nav>
-            <HeaderClock user/>
-            <HeaderAlerts/>
-            <div class="userbox">
-                <Transition fallback=|| ()>
-                    {move || Suspend::new(async move {
-                        match user.0.await {
-                            Ok(Some(u)) => view! {
-                                <span id=ids::CURRENT_USER class="username">{u.username.clone()}</span>
-                                <span class=format!("role role-{}", u.role)>{u.role.to_string()}</span>
-                                <ActionForm action=logout attr:class="inline">
-                                    <button type="submit" class="link">"Sign out"</button>
-                                </ActionForm>
-                            }.into_any(),
-                            _ => view! { <a href="/login">"Sign in"</a> }.into_any(),
-                        }
-                    })}
-                </Transition>
-            </div>
+            <Transition fallback=|| ()>
+                // One boundary for the clock, the alert badge and the user: all three wait for
+                // the same two answers, read once per page.
+                {move || Suspend::new(async move {
+                    let signed_in = user.0.await;
+                    let clock = clock.await;
+                    build_view_next().await;
+                    let can_drive = matches!(&signed_in, Ok(Some(u)) if u.role.allows(Role::Operator));
+                    view! {
+                        {clock.ok().map(|first| {
+                            let alerts = first.alerts;
+                            view! { <HeaderClock first can_drive/> <HeaderAlerts first=alerts/> }
+                        })}
+                        <div class="userbox">
+                            {match signed_in {
+                                Ok(Some(u)) => view! {
+                                    <span id=ids::CURRENT_USER class="username">{u.username.clone()}</span>
+                                    <span class=format!("role role-{}", u.role)>{u.role.to_string()}</span>
+                                    <ActionForm action=logout attr:class="inline">
+                                        <button type="submit" class="link">"Sign out"</button>
+                                    </ActionForm>
+                                }.into_any(),
+                                _ => view! { <a href="/login">"Sign in"</a> }.into_any(),
+                            }}
+                        </div>
+                    }
+                })}
+            </Transition>
         </header>
         <main id=ids::CONTENT class="page" tabindex="-1">
             <TimeBar/>

@@ -1,6 +1,7 @@
 //! Reusable pieces of pages.
 
 pub mod autoscale_charts;
+pub mod built_once;
 pub mod chart_frame;
 pub mod charts;
 pub mod clock_panel;

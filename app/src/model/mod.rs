@@ -16,6 +16,7 @@ pub mod autoscale;
 pub mod autoscale_groups;
 pub mod axis;
 pub mod connector_list;
+pub mod details_wire;
 pub mod evaluator_preview;
 pub mod evaluators;
 #[cfg(test)]
@@ -115,7 +116,8 @@ pub struct EventRow {
     pub subject: String,
     /// Event kind.
     pub kind: String,
-    /// Details, a JSON object as text.
+    /// Details, a JSON object as text (sent as the object itself: [`details_wire`]).
+    #[serde(with = "details_wire")]
     pub details: String,
     /// The acting user of an operator action.
     pub actor: Option<String>,

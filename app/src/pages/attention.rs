@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::components::built_once::build_view_next;
 use crate::pages::overview_cards::OverviewAnswer;
 use crate::pages::LoadError;
 
@@ -15,7 +16,9 @@ pub fn AttentionCard(overview: OverviewAnswer) -> impl IntoView {
             <h2>"Needs attention"</h2>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {move || Suspend::new(async move {
-                    match overview.await.map(|o| (o.attention, o.attention_more)) {
+                    let answer = overview.await;
+                    build_view_next().await;
+                    match answer.map(|o| (o.attention, o.attention_more)) {
                         Err(e) => view! { <LoadError error=e/> }.into_any(),
                         Ok((list, _)) if list.is_empty() => view! {
                             <p id="attention-none" class="muted">

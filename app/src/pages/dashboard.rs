@@ -7,6 +7,7 @@ use leptos_meta::Title;
 
 use crate::api::clock::AddNote;
 use crate::api::overview::overview_cards;
+use crate::components::built_once::build_view_next;
 use crate::components::clock_panel::ClockPanel;
 use crate::components::feed::LiveFeed;
 use crate::components::header_clock::use_clock_status;
@@ -16,16 +17,16 @@ use crate::components::page_help::PageHelp;
 use crate::ids;
 use crate::model::ClockView;
 use crate::pages::attention::AttentionCard;
-use crate::pages::overview_cards::{AutoscaleCard, GslbCard, LhcCard, LmsCard};
+use crate::pages::overview_cards::EngineCards;
 use crate::pages::{action_error, LoadError};
 use crate::time_travel::use_as_of;
 
 /// The overview page.
 ///
-/// The cards share one answer ([`overview_cards`]: every engine read once), re-read when the live
-/// stream says an engine changed. Each card awaits it under its own boundary, and none sits
-/// inside another's: a component built inside a `Suspend` is built again when the server
-/// re-checks the boundary, so a card there would be drawn twice per render.
+/// The cards and the attention list share one answer ([`overview_cards`]: every engine read
+/// once), re-read when the live stream says an engine changed. The engine cards await it under
+/// one boundary, the attention list under its own, the clock under a third that does not wait
+/// for the answer: a note being typed is not drawn again when an engine changes.
 #[component]
 pub fn Dashboard() -> impl IntoView {
     // The header's clock answer: one read of the clock per page.
@@ -40,7 +41,7 @@ pub fn Dashboard() -> impl IntoView {
     let as_of = use_as_of();
     // An alert fires or resolves a moment after the events that caused it: the attention
     // list is read again when the counts change.
-    let alerts = Memo::new(move |_| live.clock.get().map(|c| c.alerts));
+    let alerts = Memo::new(move |_| live.clock.with(|c| c.as_ref().map(|c| c.alerts)));
     let overview = Resource::new(
         move || (ticks.map(|t| t.get()), as_of.get(), alerts.get()),
         |(_, as_of, _)| overview_cards(as_of.at, as_of.run),
@@ -53,16 +54,15 @@ pub fn Dashboard() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let can_drive = user_allows(Role::Operator).await;
-                match initial_clock.await {
+                let clock = initial_clock.await;
+                build_view_next().await;
+                match clock {
                     Ok(clock) => view! { <ClockCards initial=clock live can_drive/> }.into_any(),
                     Err(e) => view! { <LoadError error=e/> }.into_any(),
                 }
             })}
         </Suspense>
-        <LhcCard overview/>
-        <LmsCard overview/>
-        <GslbCard overview/>
-        <AutoscaleCard overview/>
+        <EngineCards overview/>
         <LiveFeed live/>
     }
 }
@@ -70,7 +70,10 @@ pub fn Dashboard() -> impl IntoView {
 /// The clock with its controls, the event counts and, for operators, the note form.
 #[component]
 fn ClockCards(initial: ClockView, live: Live, can_drive: bool) -> impl IntoView {
-    let clock = Signal::derive(move || live.clock.get().or_else(|| Some(initial.clone())));
+    // A memo, so that the panel and the counts borrow the clock instead of copying it per read.
+    let clock = Signal::from(Memo::new(move |_| {
+        live.clock.get().or_else(|| Some(initial.clone()))
+    }));
     view! {
         <div class="grid">
             <ClockPanel clock set_clock=live.clock.write_only() can_drive/>
@@ -84,8 +87,10 @@ fn ClockCards(initial: ClockView, live: Live, can_drive: bool) -> impl IntoView 
 fn EngineCounts(clock: Signal<Option<ClockView>>) -> impl IntoView {
     let count = move |engine: EngineId| {
         clock
-            .get()
-            .and_then(|c| c.per_engine.get(engine.as_str()).copied())
+            .with(|c| {
+                c.as_ref()
+                    .and_then(|c| c.per_engine.get(engine.as_str()).copied())
+            })
             .unwrap_or(0)
     };
     view! {
@@ -104,16 +109,16 @@ fn EngineCounts(clock: Signal<Option<ClockView>>) -> impl IntoView {
                         .collect_view()}
                     <tr class="total">
                         <th>"all"</th>
-                        <td class="num">{move || clock.get().map(|c| c.events_total).unwrap_or(0)}</td>
+                        <td class="num">{move || clock.with(|c| c.as_ref().map_or(0, |c| c.events_total))}</td>
                     </tr>
                     <tr class="stored" title="Events already written to the database; the rest of the emitted events are on their way">
                         <th>"stored"</th>
-                        <td class="num">{move || clock.get().map(|c| c.events_persisted).unwrap_or(0)}</td>
+                        <td class="num">{move || clock.with(|c| c.as_ref().map_or(0, |c| c.events_persisted))}</td>
                     </tr>
                 </tbody>
             </table>
             <p class="muted small">
-                {move || clock.get().map(|c| format!("Runtime tick lag: {} ms", c.lag_ms))}
+                {move || clock.with(|c| c.as_ref().map(|c| format!("Runtime tick lag: {} ms", c.lag_ms)))}
             </p>
         </section>
     }

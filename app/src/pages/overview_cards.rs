@@ -1,19 +1,20 @@
 //! The overview's engine cards: per engine its counts by state as tiles and its few worst
-//! items, with its sparkline, each linking to the engine's pages. Every card reads the one
-//! [`Overview`] answer the overview page holds ([`OverviewAnswer`]), each under its own
-//! boundary.
+//! items, with its sparkline, each linking to the engine's pages. The cards read the one
+//! [`Overview`] answer the overview page holds ([`OverviewAnswer`]), under one boundary.
 
 use engine::gslb::config::SiteRole;
 use engine::lms::views::ServerPower;
 use engine::EngineId;
 use leptos::prelude::*;
 
+use crate::components::built_once::build_view_next;
 use crate::components::sparkline::Sparkline;
 use crate::components::tiles::Tiles;
 use crate::components::topology::{status_class, status_label};
 use crate::error::AppError;
 use crate::format::{sim_time, thousands};
-use crate::model::overview::Overview;
+use crate::model::activity::ActivityView;
+use crate::model::overview::{AutoscaleSummary, GslbSummary, LhcSummary, LmsSummary, Overview};
 use crate::pages::autoscale::{decision_label, mode_label, StateBadge};
 use crate::pages::lhc::HaBadge;
 use crate::pages::LoadError;
@@ -21,36 +22,81 @@ use crate::pages::LoadError;
 /// The overview page's answer, shared by its cards (and its attention list).
 pub type OverviewAnswer = Resource<Result<Overview, AppError>>;
 
-/// A card: its title linking to `href`, the engine's sparkline, and `body` drawn from the
-/// answer.
-#[component]
-fn EngineCard(
-    overview: OverviewAnswer,
+/// What a card shows above its body: the engine (for its sparkline), the title and the page its
+/// title links to.
+struct CardHead {
     engine: EngineId,
     href: &'static str,
     title: &'static str,
-    body: fn(Overview) -> AnyView,
-) -> impl IntoView {
-    let head = move |overview: Option<&Overview>| {
-        let activity = overview.and_then(|o| o.activity_of(engine.as_str()));
-        view! {
-            <h2 class="tile-head">
-                <a href=href>{title}</a> " "
-                {activity.map(|activity| view! { <Sparkline activity/> })}
-            </h2>
-        }
-    };
+}
+
+const LHC: CardHead = CardHead {
+    engine: EngineId::Lhc,
+    href: "/lhc",
+    title: "Resource locations",
+};
+const LMS: CardHead = CardHead {
+    engine: EngineId::Lms,
+    href: "/lms",
+    title: "Load management",
+};
+const GSLB: CardHead = CardHead {
+    engine: EngineId::Gslb,
+    href: "/gslb",
+    title: "GSLB",
+};
+const AUTOSCALE: CardHead = CardHead {
+    engine: EngineId::Autoscale,
+    href: "/autoscale",
+    title: "Autoscale",
+};
+
+/// A card: its title linking to its page, the engine's sparkline when the answer has its
+/// activity, then `body`.
+fn card(head: &CardHead, activity: Option<ActivityView>, body: AnyView) -> impl IntoView {
     view! {
         <section class="card">
-            <Transition fallback=move || view! { {head(None)} <p class="muted">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match overview.await {
-                        Err(e) => view! { {head(None)} <LoadError error=e/> }.into_any(),
-                        Ok(o) => view! { {head(Some(&o))} {body(o)} }.into_any(),
-                    }
-                })}
-            </Transition>
+            <h2 class="tile-head">
+                <a href=head.href>{head.title}</a> " "
+                {activity.map(|activity| view! { <Sparkline activity/> })}
+            </h2>
+            {body}
         </section>
+    }
+}
+
+/// The four engine cards (resource locations, load management, GSLB, autoscale), drawn from
+/// the answer under one boundary: they wait for the same answer and are drawn again together
+/// when it is read again.
+#[component]
+pub fn EngineCards(overview: OverviewAnswer) -> impl IntoView {
+    let heads = [&LHC, &LMS, &GSLB, &AUTOSCALE];
+    view! {
+        <Transition fallback=move || heads
+            .map(|head| card(head, None, view! { <p class="muted">"Loading…"</p> }.into_any()))
+            .collect_view()>
+            {move || Suspend::new(async move {
+                let answer = overview.await;
+                build_view_next().await;
+                match answer {
+                    Err(e) => heads
+                        .map(|head| card(head, None, view! { <LoadError error=e.clone()/> }.into_any()))
+                        .collect_view()
+                        .into_any(),
+                    Ok(o) => {
+                        let [lhc, lms, gslb, autoscale] =
+                            heads.map(|head| o.activity_of(head.engine.as_str()));
+                        (
+                            card(&LHC, lhc, lhc_body(o.lhc)),
+                            card(&LMS, lms, lms_body(o.lms)),
+                            card(&GSLB, gslb, gslb_body(o.gslb)),
+                            card(&AUTOSCALE, autoscale, autoscale_body(o.autoscale)),
+                        )
+                            .into_any()
+                    }
+                }
+            })}
+        </Transition>
     }
 }
 
@@ -67,10 +113,8 @@ fn more_link(shown: usize, total: u64, href: &'static str) -> Option<impl IntoVi
 }
 
 /// Resource locations: locations per HA state, VDAs per broker, the worst locations.
-#[component]
-pub fn LhcCard(overview: OverviewAnswer) -> impl IntoView {
-    let body = |o: Overview| {
-        let l = o.lhc;
+fn lhc_body(l: LhcSummary) -> AnyView {
+    {
         let shown = l.worst.len();
         view! {
             <Tiles id="lhc-tiles" label="Resource locations per HA state" tiles=l.by_state.clone() class_prefix="state-"/>
@@ -96,15 +140,12 @@ pub fn LhcCard(overview: OverviewAnswer) -> impl IntoView {
             {more_link(shown, l.needing_a_look, "/lhc?sort=state")}
         }
         .into_any()
-    };
-    view! { <EngineCard overview engine=EngineId::Lhc href="/lhc" title="Resource locations" body/> }
+    }
 }
 
 /// Load management: servers per load band, the busiest servers, the zones' data collectors.
-#[component]
-pub fn LmsCard(overview: OverviewAnswer) -> impl IntoView {
-    let body = |o: Overview| {
-        let f = o.lms;
+fn lms_body(f: LmsSummary) -> AnyView {
+    {
         let collectors = f.collector_line();
         view! {
             <div id="lms-card">
@@ -132,15 +173,12 @@ pub fn LmsCard(overview: OverviewAnswer) -> impl IntoView {
             </div>
         }
         .into_any()
-    };
-    view! { <EngineCard overview engine=EngineId::Lms href="/lms" title="Load management" body/> }
+    }
 }
 
 /// GSLB: sites per MEP status, parents and children, the sites that need a look.
-#[component]
-pub fn GslbCard(overview: OverviewAnswer) -> impl IntoView {
-    let body = |o: Overview| {
-        let t = o.gslb;
+fn gslb_body(t: GslbSummary) -> AnyView {
+    {
         let shown = t.worst.len();
         view! {
             <div id="gslb-card">
@@ -166,16 +204,13 @@ pub fn GslbCard(overview: OverviewAnswer) -> impl IntoView {
             </div>
         }
         .into_any()
-    };
-    view! { <EngineCard overview engine=EngineId::Gslb href="/gslb" title="GSLB" body/> }
+    }
 }
 
 /// Autoscale: clusters per state, the groups that need a look, and the latest decision with
 /// its reason.
-#[component]
-pub fn AutoscaleCard(overview: OverviewAnswer) -> impl IntoView {
-    let body = |o: Overview| {
-        let summary = o.autoscale;
+fn autoscale_body(summary: AutoscaleSummary) -> AnyView {
+    {
         let line = summary.line();
         let shown = summary.worst.len();
         view! {
@@ -205,6 +240,5 @@ pub fn AutoscaleCard(overview: OverviewAnswer) -> impl IntoView {
             </div>
         }
         .into_any()
-    };
-    view! { <EngineCard overview engine=EngineId::Autoscale href="/autoscale" title="Autoscale" body/> }
+    }
 }

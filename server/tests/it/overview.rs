@@ -1,6 +1,7 @@
 //! The overview's answers on the demo estate: `/api/overview` agrees with the engines' own
 //! answers and the attention list while carrying a fraction of their bytes, and
-//! `/api/recent_events` filters by engine and heartbeats on the server.
+//! `/api/recent_events` filters by engine and heartbeats on the server; the page renders each
+//! of its parts once.
 
 use crate::common::{app_with, body_text, TestApp};
 use axum::http::StatusCode;
@@ -331,5 +332,58 @@ async fn at_full_scale_the_overview_answer_counts_everything_in_a_few_kilobytes(
         assert_eq!(page.status(), StatusCode::OK, "{path}");
         let bytes = body_text(page).await.len();
         assert!(bytes <= 300 * 1024, "{path}: {bytes} bytes of HTML");
+    }
+}
+
+/// Each part of the overview page is rendered once, whichever boundary it sits under, and the
+/// controls that act are there for an operator only.
+#[tokio::test]
+async fn the_overview_page_renders_each_part_once_and_controls_for_operators_only() {
+    let app = app_with(DEMO).await;
+    let viewer = app.sign_in("viewer").await;
+    let operator = app.sign_in("operator").await;
+    let once = [
+        r#"id="header-clock""#,
+        r#"id="header-alerts""#,
+        r#"id="current-user""#,
+        r#"id="attention""#,
+        r#"id="clock-time""#,
+        r#"id="engine-counts""#,
+        r#"id="lhc-tiles""#,
+        r#"id="lms-card""#,
+        r#"id="gslb-card""#,
+        r#"id="autoscale-card""#,
+        r#"id="live-feed""#,
+    ];
+    for (cookie, user, operates) in [(&viewer, "viewer", false), (&operator, "operator", true)] {
+        let html = app.page_html("/", Some(cookie)).await;
+        for part in once {
+            assert_eq!(html.matches(part).count(), 1, "{part} for the {user}");
+        }
+        assert!(
+            html.contains(&format!(r#"class="username">{user}<"#)),
+            "the user box names the {user}"
+        );
+        for control in [
+            r#"<select id="header-speed""#,
+            r#"id="clock-controls""#,
+            r#"id="note-form""#,
+        ] {
+            assert_eq!(html.contains(control), operates, "{control} for the {user}");
+        }
+        // The cards' titles, each linking to its engine's page.
+        for (href, title) in [
+            ("/lhc", "Resource locations"),
+            ("/lms", "Load management"),
+            ("/gslb", "GSLB"),
+            ("/autoscale", "Autoscale"),
+        ] {
+            assert!(
+                html.contains(&format!(
+                    r#"<h2 class="tile-head"><a href="{href}">{title}</a>"#
+                )),
+                "{title} card for the {user}"
+            );
+        }
     }
 }
