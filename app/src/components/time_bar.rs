@@ -34,12 +34,9 @@ pub fn TimeBar() -> impl IntoView {
     let navigate = use_navigate();
     let navigate = Callback::new(move |to: String| navigate(&to, Default::default()));
     let as_of = use_as_of();
-    // The run's extent is read only where the bar shows, and read again only when the page
-    // moves from a page without the bar to one with it.
-    let on_estate_page = Memo::new(move |_| shows_estate(&location.pathname.get()));
+    let range = Resource::new(move || as_of.get().run, time_extent);
     move || {
-        on_estate_page.get().then(|| {
-            let range = Resource::new(move || as_of.get().run, time_extent);
+        shows_estate(&location.pathname.get()).then(|| {
             view! {
                 <Transition fallback=|| ()>
                     {move || {
