@@ -149,3 +149,21 @@ test("a bad filter names the field and the allowed values", async ({ page }) => 
   expect(res.status()).toBe(422);
   expect((await res.json()).field).toBe("engine");
 });
+
+test("an event reads as words, its raw JSON written in when its disclosure opens", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.locator(".mainnav").getByRole("link", { name: "History" }).click();
+  await expect(page.locator("#history-table tbody tr").first()).toBeVisible();
+  await hydrated(page);
+  // The words: no JSON object in any row's line (the tables of servers read through templates).
+  for (const why of await page.locator("#history-table td.details .why").allTextContents()) {
+    expect(why).not.toMatch(/\{"/);
+  }
+  // The page carries no raw JSON until a disclosure opens; then it is the event's JSON.
+  const raw = page.locator("#history-table tbody tr").first().locator("details.raw");
+  await expect(raw.locator("pre")).toHaveText("");
+  await raw.locator("summary").click();
+  await expect(raw.locator("pre")).not.toHaveText("");
+  const text = (await raw.locator("pre").textContent()) ?? "";
+  expect(typeof JSON.parse(text)).toBe("object");
+});

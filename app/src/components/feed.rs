@@ -2,6 +2,8 @@
 //! (one engine, heartbeats shown or not), under the events the live stream brought since. The
 //! server sends only the rows shown, and is asked again when a filter changes.
 
+use std::sync::Arc;
+
 use engine::EngineId;
 use leptos::prelude::*;
 
@@ -63,7 +65,12 @@ pub fn LiveFeed(live: Live) -> impl IntoView {
     let heartbeats = RwSignal::new(false);
     let stored = Resource::new(
         move || (engine.get(), heartbeats.get()),
-        |(engine, heartbeats)| recent_events(FEED_LEN as u32, Some(engine), Some(heartbeats)),
+        // Shared, not copied, by each await of the boundary below.
+        |(engine, heartbeats)| async move {
+            recent_events(FEED_LEN as u32, Some(engine), Some(heartbeats))
+                .await
+                .map(Arc::new)
+        },
     );
     let shown = move |e: &EventRow| {
         let (engine, heartbeats) = (engine.get(), heartbeats.get());

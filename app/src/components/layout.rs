@@ -24,8 +24,14 @@ impl CurrentUser {
     /// Waits for the user and tells whether their role includes `needed`. Await it inside a
     /// `Suspense`/`Transition` so the server and the browser render the same thing.
     pub async fn allows(self, needed: Role) -> bool {
-        matches!(self.0.await, Ok(Some(u)) if u.role.allows(needed))
+        answer_allows(&self.0.await, needed)
     }
+}
+
+/// Whether an answer of [`CurrentUser`]'s resource, already awaited, is a signed-in user
+/// whose role includes `needed`.
+pub fn answer_allows(answer: &Result<Option<SessionUser>, AppError>, needed: Role) -> bool {
+    matches!(answer, Ok(Some(u)) if u.role.allows(needed))
 }
 
 /// The current user from the context [`Layout`] provides.
@@ -178,7 +184,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                     let signed_in = user.0.await;
                     let clock = clock.await;
                     build_view_next().await;
-                    let can_drive = matches!(&signed_in, Ok(Some(u)) if u.role.allows(Role::Operator));
+                    let can_drive = answer_allows(&signed_in, Role::Operator);
                     view! {
                         {clock.ok().map(|first| {
                             let alerts = first.alerts;

@@ -7,6 +7,7 @@ pub mod charts;
 pub mod clock_panel;
 pub mod confirm;
 pub mod event_table;
+pub mod event_words;
 pub mod facts;
 pub mod feed;
 pub mod filter_form;

@@ -18,7 +18,7 @@ pub fn AttentionCard(overview: OverviewAnswer) -> impl IntoView {
                 {move || Suspend::new(async move {
                     let answer = overview.await;
                     build_view_next().await;
-                    match answer.map(|o| (o.attention, o.attention_more)) {
+                    match answer.map(|o| (o.attention.clone(), o.attention_more.clone())) {
                         Err(e) => view! { <LoadError error=e/> }.into_any(),
                         Ok((list, _)) if list.is_empty() => view! {
                             <p id="attention-none" class="muted">

@@ -1,6 +1,8 @@
 //! The overview: what needs attention, the clock and its controls, counts per engine, a card
 //! per engine, a live event feed and operator notes.
 
+use std::sync::Arc;
+
 use engine::{EngineId, Role};
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -44,7 +46,7 @@ pub fn Dashboard() -> impl IntoView {
     let alerts = Memo::new(move |_| live.clock.with(|c| c.as_ref().map(|c| c.alerts)));
     let overview = Resource::new(
         move || (ticks.map(|t| t.get()), as_of.get(), alerts.get()),
-        |(_, as_of, _)| overview_cards(as_of.at, as_of.run),
+        |(_, as_of, _)| async move { overview_cards(as_of.at, as_of.run).await.map(Arc::new) },
     );
     view! {
         <Title text="Overview"/>

@@ -2,6 +2,8 @@
 //! items, with its sparkline, each linking to the engine's pages. The cards read the one
 //! [`Overview`] answer the overview page holds ([`OverviewAnswer`]), under one boundary.
 
+use std::sync::Arc;
+
 use engine::gslb::config::SiteRole;
 use engine::lms::views::ServerPower;
 use engine::EngineId;
@@ -19,8 +21,9 @@ use crate::pages::autoscale::{decision_label, mode_label, StateBadge};
 use crate::pages::lhc::HaBadge;
 use crate::pages::LoadError;
 
-/// The overview page's answer, shared by its cards (and its attention list).
-pub type OverviewAnswer = Resource<Result<Overview, AppError>>;
+/// The overview page's answer, shared by its cards (and its attention list). Shared, not
+/// copied: each boundary awaiting it gets the same answer (on the server, once per walk).
+pub type OverviewAnswer = Resource<Result<Arc<Overview>, AppError>>;
 
 /// What a card shows above its body: the engine (for its sparkline), the title and the page its
 /// title links to.
@@ -87,10 +90,10 @@ pub fn EngineCards(overview: OverviewAnswer) -> impl IntoView {
                         let [lhc, lms, gslb, autoscale] =
                             heads.map(|head| o.activity_of(head.engine.as_str()));
                         (
-                            card(&LHC, lhc, lhc_body(o.lhc)),
-                            card(&LMS, lms, lms_body(o.lms)),
-                            card(&GSLB, gslb, gslb_body(o.gslb)),
-                            card(&AUTOSCALE, autoscale, autoscale_body(o.autoscale)),
+                            card(&LHC, lhc, lhc_body(o.lhc.clone())),
+                            card(&LMS, lms, lms_body(o.lms.clone())),
+                            card(&GSLB, gslb, gslb_body(o.gslb.clone())),
+                            card(&AUTOSCALE, autoscale, autoscale_body(o.autoscale.clone())),
                         )
                             .into_any()
                     }

@@ -385,5 +385,15 @@ async fn the_overview_page_renders_each_part_once_and_controls_for_operators_onl
                 "{title} card for the {user}"
             );
         }
+        // The feed's rows read as words; their raw JSON is not in the page (the browser writes
+        // it into a row's disclosure when it opens).
+        let feed = &html[html.find(r#"id="live-feed""#).unwrap_or(0)..];
+        let rows = feed.matches(r#"<details class="raw">"#).count();
+        assert!(rows > 0, "the feed has rows for the {user}");
+        assert_eq!(
+            feed.matches(r#"<pre class="mono"></pre>"#).count(),
+            rows,
+            "every disclosure empty for the {user}"
+        );
     }
 }
