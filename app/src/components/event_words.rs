@@ -39,7 +39,9 @@ pub mod described {
     /// How many details texts are remembered at most.
     pub const CAPACITY: usize = 4096;
 
-    type Answers = HashMap<(String, String), String>;
+    /// Answers by kind, then by details text: both looked up by borrow, so a remembered
+    /// answer costs no allocation but its copy.
+    type Answers = HashMap<String, HashMap<String, String>>;
     static ANSWERS: LazyLock<Mutex<Answers>> = LazyLock::new(Default::default);
 
     /// `describe(kind, details)`, from memory when this pair was described before.
@@ -48,22 +50,34 @@ pub mod described {
         details: &str,
         describe: fn(&str, &str) -> String,
     ) -> String {
-        let key = (kind.to_owned(), details.to_owned());
-        if let Some(text) = ANSWERS.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return text.clone();
+        let remembered = ANSWERS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(kind)
+            .and_then(|of_kind| of_kind.get(details))
+            .cloned();
+        if let Some(text) = remembered {
+            return text;
         }
         let text = describe(kind, details);
         let mut answers = ANSWERS.lock().unwrap_or_else(|e| e.into_inner());
-        if answers.len() >= CAPACITY {
+        if count(&answers) >= CAPACITY {
             answers.clear();
         }
-        answers.insert(key, text.clone());
+        answers
+            .entry(kind.to_owned())
+            .or_default()
+            .insert(details.to_owned(), text.clone());
         text
+    }
+
+    fn count(answers: &Answers) -> usize {
+        answers.values().map(HashMap::len).sum()
     }
 
     /// How many texts are remembered.
     pub fn len() -> usize {
-        ANSWERS.lock().unwrap_or_else(|e| e.into_inner()).len()
+        count(&ANSWERS.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
 
