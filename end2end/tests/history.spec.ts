@@ -15,6 +15,12 @@ test("the history page filters by engine and kind and exports the filtered set",
   const kinds = page.locator("#history-table tbody tr td:nth-child(4)");
   await expect(kinds.first()).toHaveText("heartbeat");
   for (const text of await kinds.allTextContents()) expect(text).toBe("heartbeat");
+  // Each beat reads through its kind's template, not as its fields.
+  const beats = await page.locator("#history-table td.details .why").allTextContents();
+  expect(beats.length).toBeGreaterThan(0);
+  for (const why of beats) {
+    expect(why).toMatch(/^beat \d+ · every \S+( s)? · (on time|\S+ m?s (early|late))$/);
+  }
   const total = Number(await page.locator("#history-shown").getAttribute("data-rows"));
   expect(total).toBeGreaterThan(0);
 

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::components::event_words::{describe, reason_of};
+use crate::components::event_words::describe;
 use crate::format::Instant;
 use crate::model::EventRow;
 
@@ -83,8 +83,8 @@ fn show_raw(ev: &leptos::ev::Event, details: &str) {
     let _ = (ev, details);
 }
 
-/// Decisions as rows with their reason in full (details on hover): simulated time, subject,
-/// kind, reason, actor.
+/// Decisions as rows with their reason in full (details on hover; an event without a reason
+/// in words, [`describe`]): simulated time, subject, kind, reason, actor.
 #[component]
 pub fn ReasonTable(rows: Vec<EventRow>, #[prop(optional)] id: &'static str) -> impl IntoView {
     let empty = rows.is_empty();
@@ -98,7 +98,7 @@ pub fn ReasonTable(rows: Vec<EventRow>, #[prop(optional)] id: &'static str) -> i
                 {rows
                     .into_iter()
                     .map(|e| {
-                        let reason = reason_of(&e.details);
+                        let reason = describe(&e.kind, &e.details);
                         view! {
                             <tr data-kind=e.kind.clone()>
                                 <td class="mono"><Instant t_ms=e.t_ms/></td>

@@ -20,9 +20,10 @@ use crate::components::page_help::PageHelp;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
 use engine::autoscale::chart::Timeline;
 
+use crate::components::event_words::describe;
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
-use crate::format::{short_details, sim_time, Instant};
+use crate::format::{sim_time, Instant};
 use crate::model::autoscale::{metric_name, metric_unit, switch_consequences, GroupDetail};
 use crate::model::node_list::node_state_label;
 use crate::model::EventRow;
@@ -300,78 +301,14 @@ fn Params(group: GroupView) -> impl IntoView {
     }
 }
 
-/// The zone of an event (`all` when it has none) and why, in words: its `message` or
-/// `reason`, else a sentence built from its details.
+/// The zone of an event (`all` when it has none) and why, in words (its reason, message or
+/// template: [`describe`]).
 fn zone_and_reason(row: &EventRow) -> (String, String) {
-    let d = serde_json::from_str::<serde_json::Value>(&row.details).unwrap_or_default();
-    let text = |key: &str| d.get(key).and_then(|v| v.as_str()).map(str::to_owned);
-    let list = |key: &str| {
-        d.get(key)
-            .and_then(|v| v.as_array())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default()
-    };
-    let num = |key: &str| d.get(key).map(ToString::to_string).unwrap_or_default();
-    let zone = text("zone").unwrap_or_else(|| "all".to_owned());
-    let why = text("message")
-        .or_else(|| text("reason"))
-        .unwrap_or_else(|| match row.kind.as_str() {
-            "evaluation.resumed" => format!(
-                "evaluation resumes after the {} ({} minute(s) skipped)",
-                text("after").unwrap_or_default().replace('_', " "),
-                num("skipped_minutes")
-            ),
-            "load.injected" => format!(
-                "{} of {} % in {}{}",
-                text("kind").unwrap_or_default(),
-                num("level"),
-                list("zones"),
-                match d.get("until_minute").and_then(serde_json::Value::as_u64) {
-                    Some(u) => format!(", minutes {} to {u}", num("from_minute")),
-                    None => format!(", lasting from minute {}", num("from_minute")),
-                }
-            ),
-            "load.released" => {
-                let released = d
-                    .get("released")
-                    .and_then(|v| v.as_array())
-                    .map(|a| {
-                        a.iter()
-                            .map(|r| {
-                                let s = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("");
-                                let level = r
-                                    .get("level")
-                                    .and_then(serde_json::Value::as_f64)
-                                    .map(|v| v.to_string())
-                                    .unwrap_or_default();
-                                format!("{} of {level} % in {}", s("kind"), s("zone"))
-                            })
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    })
-                    .unwrap_or_default();
-                format!(
-                    "{released} ended; the workload model drives the demand from minute {}",
-                    num("from_minute")
-                )
-            }
-            "app.deployed" | "app.removed" => format!(
-                "IPSet {} · {} ({}) · evaluation {}",
-                text("ipset").unwrap_or_default(),
-                text("domain").unwrap_or_default(),
-                text("mode").unwrap_or_default(),
-                text("evaluation").unwrap_or_default()
-            ),
-            "distribution.switched" => consequences(row).join("; "),
-            "group.settings" => format!("changed: {}", list("changed")),
-            _ => short_details(&row.details, 140),
-        });
-    (zone, why)
+    let zone = serde_json::from_str::<serde_json::Value>(&row.details)
+        .ok()
+        .and_then(|d| d.get("zone")?.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "all".to_owned());
+    (zone, describe(&row.kind, &row.details))
 }
 
 /// An injected load in words.
