@@ -33,8 +33,8 @@ pub const MAX_TEMPLATED_WORDS: usize = 3 * MAX_WORDS;
 /// A kind's template: its details in words, `None` when they are not of the expected shape.
 type Template = fn(Fields<'_>) -> Option<String>;
 
-/// An event's details in words: its reason in full, its template's words (at most
-/// [`MAX_TEMPLATED_WORDS`] characters) or its fields (at most [`MAX_WORDS`]).
+/// An event's details in words: its kind's template (at most [`MAX_TEMPLATED_WORDS`]
+/// characters), else its reason or message in full, else its fields (at most [`MAX_WORDS`]).
 ///
 /// On the server each distinct (kind, details) pair is described once while it is
 /// remembered ([`memory`]): a page's tables show the same newest events render after
@@ -50,12 +50,7 @@ pub fn describe(kind: &str, details: &str) -> String {
     }
 }
 
-/// Whether events of `kind` read through a template of their own (the others read through
-/// their `reason`, or else their fields).
-pub fn has_template(kind: &str) -> bool {
-    template(kind).is_some()
-}
-
+/// The template of `kind`, from the module of the engine that writes it.
 fn template(kind: &str) -> Option<Template> {
     simulation::template(kind)
         .or_else(|| lhc::template(kind))
@@ -85,11 +80,13 @@ fn describe_now(kind: &str, details: &str) -> String {
 mod tests {
     use super::{describe, describe_now};
 
-    /// Checks each (kind, details, words) case, first computed, then from memory twice.
+    /// Checks each (kind, details, words) case of a template, computed, then through
+    /// [`describe`] (from the server's memory the second time).
     pub(super) fn check(cases: &[(&str, &str, &str)]) {
         for (kind, details, want) in cases {
-            assert!(super::has_template(kind), "{kind} has no template");
+            assert!(super::template(kind).is_some(), "{kind} has no template");
             assert_eq!(describe_now(kind, details), *want, "{kind} {details}");
+            assert_eq!(describe(kind, details), *want, "{kind} {details}");
             assert_eq!(describe(kind, details), *want, "{kind} {details}, again");
         }
     }
