@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::fields::{counted, name_and_unit, number, spaced, Fields};
+use super::fields::{counted, listed, name_and_unit, number, spaced, Fields};
 use super::Template;
 
 /// The template of an autoscale kind.
@@ -192,12 +192,7 @@ fn ttl(f: Fields<'_>) -> String {
 
 fn records_changed(f: Fields<'_>, what: &str) -> Option<String> {
     let (place, entries) = records_place(f)?;
-    let now = f.texts("records")?;
-    let now = if now.is_empty() {
-        "none".to_owned()
-    } else {
-        now.join(", ")
-    };
+    let now = listed(&f.texts("records")?, "none");
     Some(format!(
         "{place}: {} {what}, {entries} now {now}{}",
         f.texts("ips")?.join(", "),
@@ -218,12 +213,7 @@ fn records_removed(f: Fields<'_>) -> Option<String> {
 
 fn records_whole(f: Fields<'_>, what: &str) -> Option<String> {
     let (place, entries) = records_place(f)?;
-    let ips = f.texts("ips")?;
-    let ips = if ips.is_empty() {
-        "none".to_owned()
-    } else {
-        ips.join(", ")
-    };
+    let ips = listed(&f.texts("ips")?, "none");
     Some(format!("{place}: {entries} {ips} {what}{}", ttl(f)))
 }
 

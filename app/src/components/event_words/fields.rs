@@ -96,6 +96,24 @@ pub(super) fn counted(n: u64, one: &str) -> String {
     }
 }
 
+/// `A, B`, or `none` when there is nothing.
+pub(super) fn listed(items: &[&str], none: &str) -> String {
+    if items.is_empty() {
+        none.to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// A switch's state: `on` or `off`.
+pub(super) fn on_off(on: bool) -> &'static str {
+    if on {
+        "on"
+    } else {
+        "off"
+    }
+}
+
 /// A field name in words: underscores as spaces.
 pub(super) fn spaced(name: &str) -> String {
     name.replace('_', " ")

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::fields::{counted, duration, named, spaced, Fields};
+use super::fields::{counted, duration, listed, named, on_off, spaced, Fields};
 use super::Template;
 use crate::format::sim_time;
 
@@ -274,15 +274,6 @@ fn evaluator_assigned(f: Fields<'_>) -> Option<String> {
     })
 }
 
-/// `A, B`, or `none` when there is nothing.
-fn listed(items: &[&str], none: &str) -> String {
-    if items.is_empty() {
-        none.to_owned()
-    } else {
-        items.join(", ")
-    }
-}
-
 /// `servers re-evaluated: A, B`.
 fn re_evaluated(servers: &[&str]) -> String {
     format!("servers re-evaluated: {}", listed(servers, "none"))
@@ -306,11 +297,7 @@ fn evaluator_deleted(f: Fields<'_>) -> Option<String> {
 
 /// `black-hole fix on · load formula average`.
 fn farm_settings(f: Fields<'_>) -> Option<String> {
-    let fix = if f.flag("black_hole_fix")? {
-        "on"
-    } else {
-        "off"
-    };
+    let fix = on_off(f.flag("black_hole_fix")?);
     Some(format!(
         "black-hole fix {fix} · load formula {}",
         f.text("formula")?
@@ -320,11 +307,7 @@ fn farm_settings(f: Fields<'_>) -> Option<String> {
 /// `starting: reports load 10000 until its services are up at Day 1 01:00:00 (black-hole fix
 /// on)`.
 fn server_starting(f: Fields<'_>) -> Option<String> {
-    let fix = if f.flag("black_hole_fix")? {
-        "on"
-    } else {
-        "off"
-    };
+    let fix = on_off(f.flag("black_hole_fix")?);
     Some(format!(
         "starting: reports load {} until its services are up at {} (black-hole fix {fix})",
         f.int("reported_load")?,

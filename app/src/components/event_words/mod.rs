@@ -17,7 +17,7 @@ mod lms;
 pub mod memory;
 mod simulation;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use self::fields::Fields;
 use crate::format::short_details;
@@ -64,16 +64,19 @@ fn describe_now(kind: &str, details: &str) -> String {
     let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(details) else {
         return short_details(details, MAX_WORDS);
     };
-    if let Some(text) = template(kind).and_then(|words| words(Fields(&fields))) {
-        return short_details(&text, MAX_TEMPLATED_WORDS);
+    told(kind, &fields).unwrap_or_else(|| short_details(&fields::in_words(&fields), MAX_WORDS))
+}
+
+/// An event told by its kind's template (cut at [`MAX_TEMPLATED_WORDS`]), else by its reason
+/// or message in full; `None` when it has neither and can only read as its fields.
+fn told(kind: &str, fields: &Map<String, Value>) -> Option<String> {
+    if let Some(text) = template(kind).and_then(|words| words(Fields(fields))) {
+        return Some(short_details(&text, MAX_TEMPLATED_WORDS));
     }
-    match ["reason", "message"]
+    ["reason", "message"]
         .iter()
         .find_map(|key| fields.get(*key).and_then(Value::as_str))
-    {
-        Some(why) => why.to_owned(),
-        None => short_details(&fields::in_words(&fields), MAX_WORDS),
-    }
+        .map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -83,8 +86,15 @@ mod tests {
     /// Checks each (kind, details, words) case of a template, computed, then through
     /// [`describe`] (from the server's memory the second time).
     pub(super) fn check(cases: &[(&str, &str, &str)]) {
-        for (kind, details, want) in cases {
+        for (kind, _, _) in cases {
             assert!(super::template(kind).is_some(), "{kind} has no template");
+        }
+        check_words(cases);
+    }
+
+    /// Checks each (kind, details, words) case, computed, then through [`describe`] twice.
+    fn check_words(cases: &[(&str, &str, &str)]) {
+        for (kind, details, want) in cases {
             assert_eq!(describe_now(kind, details), *want, "{kind} {details}");
             assert_eq!(describe(kind, details), *want, "{kind} {details}");
             assert_eq!(describe(kind, details), *want, "{kind} {details}, again");
@@ -138,12 +148,7 @@ mod tests {
             ("anything", "not json", "not json"),
             ("anything", "[1,2]", "[1,2]"),
         ];
-        for (kind, details, want) in cases {
-            assert_eq!(describe_now(kind, details), want, "{kind} {details}");
-            // Described from memory the second time (on the server), with the same words.
-            assert_eq!(describe(kind, details), want, "{kind} {details}");
-            assert_eq!(describe(kind, details), want, "{kind} {details}, again");
-        }
+        check_words(&cases);
     }
 
     #[test]
@@ -196,14 +201,8 @@ mod tests {
             let Some(fields) = event.details.value().as_object() else {
                 panic!("{} details are not an object", event.kind);
             };
-            let explained = ["reason", "message"]
-                .iter()
-                .any(|key| fields.get(*key).is_some_and(serde_json::Value::is_string));
-            let worded = super::template(&event.kind)
-                .and_then(|words| words(super::Fields(fields)))
-                .is_some();
             assert!(
-                explained || worded,
+                super::told(&event.kind, fields).is_some(),
                 "{} reads as its fields: {}",
                 event.kind,
                 event.details.json_text()
