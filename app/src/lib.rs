@@ -33,6 +33,7 @@ use leptos_router::path;
 use leptos_router::SsrMode;
 
 use crate::components::layout::Layout;
+use crate::components::section_preloads::SectionPreloads;
 use crate::pages::login::LoginPage;
 use crate::routes::*;
 use leptos_router::Lazy;
@@ -54,7 +55,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="stylesheet" href=stylesheet/>
-                <HydrationScripts options/>
+                <HydrationScripts options=options.clone()/>
+                <SectionPreloads options/>
                 <MetaTags/>
             </head>
             <body>

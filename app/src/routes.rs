@@ -164,3 +164,45 @@ lazy_section! {
         AutoscaleEditorRoute => AutoscaleEditorPage,
     }
 }
+
+/// The `#[lazy]` function that shows the page at `path` (the start of its key in the bundle's
+/// split manifest), or `None` for a page outside the sections (the sign-in page, an unknown
+/// path). The server names that function's modules in the page's `<link rel="preload">`
+/// ([`crate::components::section_preloads`]); the routes are in [`crate::App`].
+pub fn section_of(path: &str) -> Option<&'static str> {
+    let first = path.trim_start_matches('/').split('/').next().unwrap_or("");
+    Some(match first {
+        "" => "show_overview",
+        "alerts" | "history" | "audit" | "users" => "show_admin",
+        "lhc" => "show_lhc",
+        "lms" => "show_lms",
+        "gslb" => "show_gslb",
+        "autoscale" => "show_autoscale",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::section_of;
+
+    #[test]
+    fn each_path_belongs_to_the_section_that_shows_it() {
+        let cases = [
+            ("/", Some("show_overview")),
+            ("/alerts/rules", Some("show_admin")),
+            ("/history", Some("show_admin")),
+            ("/audit", Some("show_admin")),
+            ("/users", Some("show_admin")),
+            ("/lhc/rl-paris", Some("show_lhc")),
+            ("/lms/servers/XA-PAR-01", Some("show_lms")),
+            ("/gslb/sites/SiteP1", Some("show_gslb")),
+            ("/autoscale/asg_web/edit", Some("show_autoscale")),
+            ("/login", None),
+            ("/nowhere", None),
+        ];
+        for (path, want) in cases {
+            assert_eq!(section_of(path), want, "{path}");
+        }
+    }
+}
