@@ -56,7 +56,14 @@ test("an admin edits the maximum nodes: an invalid value changes nothing, the wh
   await page.goto("/audit");
   const row = page.locator("#audit-table tbody tr", { hasText: "autoscale.group_settings" }).first();
   await expect(row).toContainText("admin");
-  await expect(row).toContainText('"max_nodes":"6"');
+  // The arguments in words, their JSON one click away.
+  const args = row.locator("td[data-col=arguments]");
+  await expect(args.locator(".why")).toContainText("group asg_arn");
+  await expect(args.locator(".why")).toContainText("max nodes 6");
+  await expect(args.locator(".why")).not.toContainText("{");
+  await hydrated(page);
+  await args.locator("summary").click();
+  await expect(args.locator("pre")).toContainText('"max_nodes":"6"');
 });
 
 test("an operator injects a spike in one zone and sees the scale-out on its timeline, hands the zone back to its workload model, then switches the distribution after reading the consequences", async ({ page }) => {

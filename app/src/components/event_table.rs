@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::components::event_words::describe;
+use crate::components::raw_json::RawJson;
 use crate::format::Instant;
 use crate::model::EventRow;
 
@@ -48,10 +49,7 @@ pub fn EventTable(
                                 <td>{e.kind}</td>
                                 <td class="details">
                                     <span class="why">{why}</span>
-                                    <details class="raw" on:toggle=move |ev| show_raw(&ev, &details)>
-                                        <summary>"JSON"</summary>
-                                        <pre class="mono"></pre>
-                                    </details>
+                                    <RawJson json=details/>
                                 </td>
                                 <td>{e.actor.unwrap_or_default()}</td>
                             </tr>
@@ -61,26 +59,6 @@ pub fn EventTable(
             </tbody>
         </table>
     }
-}
-
-/// Writes an event's raw details into its disclosure's `<pre>` the first time it opens.
-///
-/// The pages are not sent the JSON twice (once in the row's words' source, once as text):
-/// a disclosure is filled in the browser when it is opened.
-fn show_raw(ev: &leptos::ev::Event, details: &str) {
-    #[cfg(feature = "hydrate")]
-    {
-        use wasm_bindgen::JsCast;
-        let pre = ev
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.query_selector("pre").ok().flatten());
-        if let Some(pre) = pre.filter(|pre| pre.text_content().is_none_or(|t| t.is_empty())) {
-            pre.set_text_content(Some(details));
-        }
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = (ev, details);
 }
 
 /// Decisions as rows with their reason in full (details on hover; an event without a reason

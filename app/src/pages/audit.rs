@@ -7,10 +7,12 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::admin::{audit_entries, AUDIT_OUTCOMES};
+use crate::components::event_words::arguments_in_words;
 use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterForm};
 use crate::components::list_url::matching_summary;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
+use crate::components::raw_json::RawJson;
 use crate::components::sort_header::{sort_header, SortedBy};
 use crate::model::AuditPage as LogPage;
 use crate::pages::Loaded;
@@ -100,7 +102,10 @@ fn AuditTable(page: LogPage) -> impl IntoView {
                             <td class="mono">{r.at}</td>
                             <td data-col="actor">{r.actor}</td>
                             <td data-col="action">{r.action}</td>
-                            <td class="mono details">{r.arguments}</td>
+                            <td class="details" data-col="arguments">
+                                <span class="why">{arguments_in_words(&r.arguments)}</span>
+                                <RawJson json=r.arguments/>
+                            </td>
                             <td class:refused=refused data-col="outcome">{r.outcome}</td>
                         </tr>
                     }

@@ -79,6 +79,31 @@ fn told(kind: &str, fields: &Map<String, Value>) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// An audited action's arguments in words, as the audit log shows them: their fields
+/// (`connector cc01 · resource location rl-paris`, empty ones left out, at most
+/// [`MAX_TEMPLATED_WORDS`]: an evaluator's rules or a group's settings are read whole), `no arguments` for none, and for arguments too long to be kept whole
+/// (`{"truncated": true, "length": N, "start": "…"}`) their length and first words.
+pub fn arguments_in_words(arguments: &str) -> String {
+    let Ok(Value::Object(mut fields)) = serde_json::from_str::<Value>(arguments) else {
+        return short_details(arguments, MAX_WORDS);
+    };
+    if fields.get("truncated") == Some(&Value::Bool(true)) {
+        let length = fields.get("length").and_then(Value::as_u64).unwrap_or(0);
+        let start = fields.get("start").and_then(Value::as_str).unwrap_or("");
+        return short_details(
+            &format!("{length} bytes, too long to keep whole; they start {start}"),
+            MAX_TEMPLATED_WORDS,
+        );
+    }
+    fields.retain(|_, value| value.as_str().is_none_or(|text| !text.trim().is_empty()));
+    let words = fields::in_words(&fields);
+    if words.is_empty() {
+        "no arguments".to_owned()
+    } else {
+        short_details(&words, MAX_TEMPLATED_WORDS)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{describe, describe_now};
@@ -214,6 +239,48 @@ mod tests {
     }
 
     #[cfg(feature = "ssr")]
+    #[test]
+    fn audited_arguments_read_as_their_fields() {
+        let long = format!(
+            "{{\"truncated\":true,\"length\":5000,\"start\":\"{{\\\"note\\\":\\\"{}\"}}",
+            "x".repeat(600)
+        );
+        let cases = [
+            // (arguments as stored, words)
+            (r#"{"username":"viewer"}"#, "username viewer".to_owned()),
+            (
+                r#"{"component":null,"connector":"cc01","resource":null,"resource_location":"rl-paris"}"#,
+                "connector cc01 · resource location rl-paris".to_owned(),
+            ),
+            (
+                r#"{"name":"Peak","replaces":"","rules":"cpu 20 90"}"#,
+                "name Peak · rules cpu 20 90".to_owned(),
+            ),
+            (
+                r#"{"site":"SiteC1","backups":["SiteP2","SiteP3"]}"#,
+                "backups SiteP2, SiteP3 · site SiteC1".to_owned(),
+            ),
+            (r#"{"speed":600}"#, "speed 600".to_owned()),
+            (
+                r#"{"max_nodes":"6","watch_time_min":"3"}"#,
+                "max nodes 6 · watch time 3 min".to_owned(),
+            ),
+            ("{}", "no arguments".to_owned()),
+            (r#"{"replaces":" "}"#, "no arguments".to_owned()),
+            ("not json", "not json".to_owned()),
+        ];
+        for (arguments, want) in &cases {
+            assert_eq!(super::arguments_in_words(arguments), *want, "{arguments}");
+        }
+        let cut = super::arguments_in_words(&long);
+        assert!(
+            cut.starts_with("5000 bytes, too long to keep whole; they start {\"note\":\"xxx"),
+            "{cut}"
+        );
+        assert_eq!(cut.chars().count(), super::MAX_TEMPLATED_WORDS, "{cut}");
+        assert!(cut.ends_with('…'), "{cut}");
+    }
+
     #[test]
     fn the_servers_memory_of_descriptions_stays_bounded() {
         use super::memory::{len, CAPACITY};
