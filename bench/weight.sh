@@ -26,7 +26,7 @@ need() { # split point names (the sections' `show_<section>`) -> raw, brotli tot
     const m = require(process.argv[1]);
     const out = new Set(["switchyard_bg"]);
     for (const key of Object.keys(m)) if (process.argv.slice(2).some((n) => key.includes(n))) m[key].forEach((f) => out.add(f));
-    console.log([...out].join(" "));' "$(realpath "$dir_pkg/__wasm_split_manifest.json")" "$@")
+    console.log([...out].join(" "));' "$(realpath "$dir_pkg/section_modules.json")" "$@")
   local raw=0 br=0
   for f in $files; do raw=$((raw + $(size "$dir_pkg/$f.wasm"))); br=$((br + $(size "$dir_pkg/$f.wasm.br"))); done
   echo "$raw B raw, $br B brotli ($files)"

@@ -8,8 +8,8 @@
 //! - the loader the main module imports, under the name the framework expects
 //!   (`__wasm_split.______________________.js`), which imports `initSync` from
 //!   `<main module>` (the path of wasm-bindgen's JavaScript, as the browser asks for it);
-//! - `__wasm_split_manifest.json`: for each split point, the modules it needs, which the server
-//!   names in `<link rel="preload">` when it renders that page.
+//! - `section_modules.json` ([`MANIFEST`]): for each split point, the modules it needs,
+//!   which the server names in `<link rel="preload">` when it renders that page.
 //!
 //! Run by `scripts/build-site.sh`; it prints one line per module with its size.
 
@@ -21,8 +21,10 @@ use wasm_split_cli_support::{transform, Options};
 /// The loader's name: the framework looks for this exact name beside the bundle.
 const LOADER: &str = "./__wasm_split.______________________.js";
 
-/// The manifest's name: the framework reads it from the bundle's folder.
-const MANIFEST: &str = "__wasm_split_manifest.json";
+/// The manifest's name in the bundle's folder, which the server reads to preload a page's
+/// modules (the app's `components::section_preloads::MANIFEST`). Not the framework's name: it
+/// would write links of its own from it, outside the page being rendered.
+const MANIFEST: &str = "section_modules.json";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

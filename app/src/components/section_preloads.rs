@@ -2,17 +2,20 @@
 //! `<head>` by the server, so that the browser downloads them beside the main module instead
 //! of after it.
 //!
-//! The framework writes these links too, once a page is rendered, but it looks the bundle's
-//! split manifest up outside the page's reactive owner: whether it finds it depends on the
-//! build (a clean build's overview carried none). The shell writes them from the request's
-//! path ([`crate::routes::section_of`]) and the split manifest of the bundle being served.
-//! Where the framework's links are there too, the browser fetches each module once.
+//! The framework would write these links itself from a manifest of its own name, but it looks
+//! that manifest and the page's meta context up after the page is rendered, outside the
+//! page's reactive owner: under concurrent requests one page got none and another the links
+//! of twenty other renders (581 links), and a clean build's overview never got its own. So
+//! the splitter writes the manifest under a name the framework does not read ([`MANIFEST`])
+//! and the shell writes the links from the request's path ([`crate::routes::section_of`]):
+//! each page names its own section's modules, once.
 
 use leptos::prelude::*;
 
-/// The split manifest's name in the bundle's folder.
-#[cfg(feature = "ssr")]
-const MANIFEST: &str = "__wasm_split_manifest.json";
+/// The split manifest's name in the bundle's folder, as the workspace's splitter writes it:
+/// not the framework's name (`__wasm_split_manifest.json`), so the framework writes no links
+/// of its own (see the module's doc).
+pub const MANIFEST: &str = "section_modules.json";
 
 /// The loader of the split modules (its name as the splitter writes it).
 #[cfg(feature = "ssr")]

@@ -152,3 +152,91 @@ async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
         );
     }
 }
+
+/// The `href`s of a page's `<link>`s with `rel` (in any attribute order), in page order.
+fn linked(html: &str, rel: &str) -> Vec<String> {
+    html.split("<link ")
+        .skip(1)
+        .filter_map(|tag| tag.split('>').next())
+        .filter(|tag| tag.contains(&format!("rel=\"{rel}\"")))
+        .filter_map(|tag| tag.split("href=\"").nth(1)?.split('"').next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Under concurrent requests for pages of several sections, each page names in its preload
+/// links the main module and its own section's modules, each once, and the split modules'
+/// loader once; the sign-in page names the main module only. (The framework's own links,
+/// written outside the page's owner, once landed in other requests' pages: one overview
+/// carried 581.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn each_page_preloads_its_own_sections_modules_once_under_concurrent_requests() {
+    let test = app().await;
+    let site = site();
+    let manifest = serde_json::json!({
+        "show_overview_1111": ["chunk_1", "split_show_overview_1111"],
+        "show_lms_2222": ["chunk_1", "chunk_2", "split_show_lms_2222"],
+        "show_gslb_3333": ["chunk_3", "split_show_gslb_3333"],
+    });
+    std::fs::write(
+        site.path()
+            .join("pkg")
+            .join(NAME)
+            .join(app::components::section_preloads::MANIFEST),
+        manifest.to_string(),
+    )
+    .expect("manifest");
+    let root = site.path().to_str().expect("utf-8 path");
+    let router = build(
+        test.services.clone(),
+        leptos_options(root, "127.0.0.1:0".parse().expect("addr")),
+    )
+    .await
+    .expect("router");
+    let cookie = test.sign_in("viewer").await;
+    let pages: [(&str, &[&str]); 4] = [
+        ("/", &["chunk_1", "split_show_overview_1111"]),
+        ("/lms", &["chunk_1", "chunk_2", "split_show_lms_2222"]),
+        ("/gslb/links", &["chunk_3", "split_show_gslb_3333"]),
+        ("/login", &[]),
+    ];
+
+    let mut renders = tokio::task::JoinSet::new();
+    for _ in 0..12 {
+        for (path, modules) in pages {
+            let router = router.clone();
+            let request = Request::get(path)
+                .header(header::COOKIE, &cookie)
+                .body(Body::empty())
+                .expect("request");
+            renders.spawn(async move {
+                let response = router.oneshot(request).await.expect("page");
+                assert_eq!(response.status(), StatusCode::OK, "{path}");
+                (path, modules, body_text(response).await)
+            });
+        }
+    }
+    while let Some(render) = renders.join_next().await {
+        let (path, modules, html) = render.expect("render");
+        let mut wasm: Vec<String> = linked(&html, "preload")
+            .into_iter()
+            .filter(|href| href.ends_with(".wasm"))
+            .collect();
+        wasm.sort();
+        let mut want: Vec<String> = std::iter::once("switchyard_bg")
+            .chain(modules.iter().copied())
+            .map(|module| format!("/pkg/{NAME}/{module}.wasm"))
+            .collect();
+        want.sort();
+        assert_eq!(wasm, want, "{path}");
+        let loaders = linked(&html, "modulepreload")
+            .into_iter()
+            .filter(|href| href.contains("__wasm_split"))
+            .count();
+        assert_eq!(
+            loaders,
+            usize::from(!modules.is_empty()),
+            "{path}: the loader"
+        );
+    }
+}
