@@ -1,14 +1,15 @@
 //! The browser bundle on the wire: its hashed folder read from the site's manifest, the files
 //! compressed at build time served to browsers that accept them, a year of caching for
-//! `/pkg` files, and pages compressed on the fly.
+//! `/pkg` files, pages compressed on the fly, and each page's preload links.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
+use axum::Router;
 use server::bundle::{bundle_name, pkg_dir, IMMUTABLE, MANIFEST};
 use server::router::{build, leptos_options};
 use tower::ServiceExt;
 
-use crate::common::{app, body_text};
+use crate::common::{app, body_text, TestApp};
 
 const NAME: &str = "switchyard-0123456789abcdef";
 
@@ -35,6 +36,17 @@ fn site() -> tempfile::TempDir {
         std::fs::write(pkg.join(format!("{file}.gz")), "gzip").expect("gz");
     }
     dir
+}
+
+/// The test app's router serving the bundle in `site`.
+async fn router_over(test: &TestApp, site: &tempfile::TempDir) -> Router {
+    let root = site.path().to_str().expect("utf-8 path");
+    build(
+        test.services.clone(),
+        leptos_options(root, "127.0.0.1:0".parse().expect("addr")),
+    )
+    .await
+    .expect("router")
 }
 
 #[test]
@@ -64,13 +76,7 @@ fn the_manifest_names_the_bundle_when_it_is_sane() {
 async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
     let test = app().await;
     let site = site();
-    let root = site.path().to_str().expect("utf-8 path");
-    let router = build(
-        test.services.clone(),
-        leptos_options(root, "127.0.0.1:0".parse().expect("addr")),
-    )
-    .await
-    .expect("router");
+    let router = router_over(&test, &site).await;
     let get = |path: &str, encodings: &str| {
         Request::get(path)
             .header(header::ACCEPT_ENCODING, encodings)
@@ -186,13 +192,7 @@ async fn each_page_preloads_its_own_sections_modules_once_under_concurrent_reque
         manifest.to_string(),
     )
     .expect("manifest");
-    let root = site.path().to_str().expect("utf-8 path");
-    let router = build(
-        test.services.clone(),
-        leptos_options(root, "127.0.0.1:0".parse().expect("addr")),
-    )
-    .await
-    .expect("router");
+    let router = router_over(&test, &site).await;
     let cookie = test.sign_in("viewer").await;
     let pages: [(&str, &[&str]); 4] = [
         ("/", &["chunk_1", "split_show_overview_1111"]),
