@@ -79,10 +79,13 @@ fn told(kind: &str, fields: &Map<String, Value>) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// An audited action's arguments in words, as the audit log shows them: their fields
-/// (`connector cc01 · resource location rl-paris`, empty ones left out, at most
-/// [`MAX_TEMPLATED_WORDS`]: an evaluator's rules or a group's settings are read whole), `no arguments` for none, and for arguments too long to be kept whole
-/// (`{"truncated": true, "length": N, "start": "…"}`) their length and first words.
+/// An audited action's arguments in words, as the audit log shows them.
+///
+/// Their fields read `connector cc01 · resource location rl-paris`, empty ones left out,
+/// up to [`MAX_TEMPLATED_WORDS`] characters so that an evaluator's rules or a group's
+/// settings are read whole. No arguments read `no arguments`. Arguments too long to be
+/// kept whole (`{"truncated": true, "length": N, "start": "…"}`) read as their length
+/// and first words.
 pub fn arguments_in_words(arguments: &str) -> String {
     let Ok(Value::Object(mut fields)) = serde_json::from_str::<Value>(arguments) else {
         return short_details(arguments, MAX_WORDS);
@@ -238,7 +241,6 @@ mod tests {
         assert!(kinds.len() >= 80, "{} kinds: {kinds:?}", kinds.len());
     }
 
-    #[cfg(feature = "ssr")]
     #[test]
     fn audited_arguments_read_as_their_fields() {
         let long = format!(
@@ -281,6 +283,7 @@ mod tests {
         assert!(cut.ends_with('…'), "{cut}");
     }
 
+    #[cfg(feature = "ssr")]
     #[test]
     fn the_servers_memory_of_descriptions_stays_bounded() {
         use super::memory::{len, CAPACITY};
