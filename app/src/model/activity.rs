@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::format::Tenths;
+
 /// One engine's changes (events other than heartbeats) per bucket of simulated time, oldest
 /// bucket first, the last one being the current bucket.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,7 +72,7 @@ pub fn sparkline_points(counts: &[u32], width: f64, height: f64) -> String {
         .map(|(i, c)| {
             let x = i as f64 * step;
             let y = height - 1.0 - (f64::from(*c) / peak) * (height - 2.0);
-            format!("{x:.1},{y:.1}")
+            format!("{},{}", Tenths(x), Tenths(y))
         })
         .collect::<Vec<_>>()
         .join(" ")

@@ -15,6 +15,8 @@ use engine::gslb::config::SiteRole;
 use engine::gslb::views::{LinkKind, LinkView, MepStatus, SiteView, TopologyView};
 use serde::{Deserialize, Serialize};
 
+use crate::format::Tenths;
+
 /// A parent with more children than this shows the unremarkable ones as a count badge.
 pub const COLLAPSE_ABOVE: usize = 6;
 /// With more parents than this, the ACTIVE parent links are drawn as one path.
@@ -224,8 +226,13 @@ fn link_path(
             let top = PARENT_Y - lift.min(PARENT_Y - 8.0);
             let mid = (a.cx + b.cx) / 2.0;
             let d = format!(
-                "M {:.1} {:.1} Q {mid:.1} {top:.1} {:.1} {:.1}",
-                a.cx, a.y, b.cx, b.y
+                "M {} {} Q {} {} {} {}",
+                Tenths(a.cx),
+                Tenths(a.y),
+                Tenths(mid),
+                Tenths(top),
+                Tenths(b.cx),
+                Tenths(b.y)
             );
             (
                 d,
@@ -238,7 +245,13 @@ fn link_path(
         }
         LinkKind::ParentChild => {
             let (x0, y0, x1, y1) = (a.cx, a.y + a.h, b.cx, b.y);
-            let d = format!("M {x0:.1} {y0:.1} L {x1:.1} {y1:.1}");
+            let d = format!(
+                "M {} {} L {} {}",
+                Tenths(x0),
+                Tenths(y0),
+                Tenths(x1),
+                Tenths(y1)
+            );
             (d, if a_is_initiator { (x0, y0) } else { (x1, y1) })
         }
     }

@@ -117,15 +117,46 @@ pub fn valid_location(text: &str) -> bool {
 /// Distance between two dotted locations: the qualifiers each has beyond their common
 /// leading ones (`EU.FR.Paris` to `EU.FR.Lyon` = 2, to `EU.FR` = 1, to `US` = 4). Static
 /// proximity prefers the smallest; the RTT model grows with it.
+///
+/// Compared byte by byte, without splitting: the GSLB page asks it for every client location
+/// and every site, and ADNS for every answer.
 pub fn distance(a: &str, b: &str) -> u32 {
-    let (qa, qb): (Vec<&str>, Vec<&str>) = (a.split('.').collect(), b.split('.').collect());
-    let common = qa.iter().zip(&qb).take_while(|(x, y)| x == y).count();
-    u32::try_from(qa.len() + qb.len() - 2 * common).unwrap_or(u32::MAX)
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let dots = |text: &[u8]| text.iter().filter(|&&c| c == b'.').count();
+    // The longest common start holds the qualifiers before its last dot, and one more when
+    // both locations end a qualifier where it ends.
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let ends_there = |text: &[u8]| text.get(same).is_none_or(|&c| c == b'.');
+    let common = dots(&a[..same]) + usize::from(ends_there(a) && ends_there(b));
+    let qualifiers = dots(a) + dots(b) + 2;
+    u32::try_from(qualifiers - 2 * common).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The distance as defined: the qualifiers of each beyond their common leading ones.
+    fn distance_by_qualifiers(a: &str, b: &str) -> u32 {
+        let (qa, qb): (Vec<&str>, Vec<&str>) = (a.split('.').collect(), b.split('.').collect());
+        let common = qa.iter().zip(&qb).take_while(|(x, y)| x == y).count();
+        u32::try_from(qa.len() + qb.len() - 2 * common).unwrap_or(u32::MAX)
+    }
+
+    proptest! {
+        /// Byte by byte, the distance is the one its definition gives, for any two texts
+        /// (well formed or not: a prefix of a qualifier is not that qualifier, `EU.FR` is not
+        /// `EU.FRA`), and it is symmetric.
+        #[test]
+        fn distance_counts_the_qualifiers_beyond_the_common_ones(
+            a in "[ab.]{0,8}",
+            b in "[ab.]{0,8}",
+        ) {
+            prop_assert_eq!(distance(&a, &b), distance_by_qualifiers(&a, &b));
+            prop_assert_eq!(distance(&a, &b), distance(&b, &a));
+        }
+    }
 
     #[test]
     fn networks_parse_contain_and_sample() {
@@ -168,6 +199,8 @@ mod tests {
             ("EU.FR.Paris", "US", 4),
             ("SiteP1", "SiteP1.Child_Site1", 1),
             ("SiteP1", "SiteP2.Child_Site3", 3),
+            ("EU.FR", "EU.FRA", 2),
+            ("EU.FR.Paris", "EU.FR.Paris.Nord", 1),
         ];
         for (a, b, d) in cases {
             assert_eq!(distance(a, b), d, "{a} / {b}");
