@@ -13,10 +13,12 @@
     reason = "macro-generated server-function and prop structs"
 )]
 
+pub mod answer;
 pub mod api;
 #[cfg(feature = "ssr")]
 pub mod auth;
 pub mod components;
+pub mod erase;
 pub mod error;
 pub mod form;
 pub mod format;

@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use leptos_router::LazyRoute;
 
 use crate::components::layout::Layout;
+use crate::erase::Erase;
 use crate::pages::gslb::GslbPage;
 use crate::pages::gslb_cli::GslbCliPage;
 use crate::pages::gslb_guided::GslbGuidedPage;
@@ -54,7 +55,7 @@ macro_rules! lazy_section {
         #[lazy]
         fn $show(page: $section) -> AnyView {
             match page {
-                $($section::$route => view! { <Layout><$page/></Layout> }.into_any(),)*
+                $($section::$route => view! { <Layout><$page/></Layout> }.erase(),)*
             }
         }
 

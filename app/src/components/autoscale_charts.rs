@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use engine::autoscale::chart::{MetricSeries, Timeline};
 
 use crate::components::chart_frame::ChartFrame;
+use crate::erase::Erase;
 use crate::model::autoscale::{metric_name, metric_unit};
 use crate::model::autoscale_groups::STATE_KEYS;
 use crate::model::listing::key_of;
@@ -303,5 +304,5 @@ pub fn TimelineChart(
             </div>
         </div>
     }
-    .into_any()
+    .erase()
 }

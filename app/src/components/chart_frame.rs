@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 
 use crate::components::time_range::use_range_link;
+use crate::erase::ErasedChildren;
 use crate::format::sim_time;
 use crate::model::axis::{time_ticks, value_ticks};
 
@@ -69,7 +70,7 @@ pub fn ChartFrame(
     /// The chart's values at an instant, for the tooltip.
     tooltip: Callback<u64, String>,
     /// The chart's `<svg>`.
-    children: Children,
+    children: ErasedChildren,
 ) -> impl IntoView {
     let span = to_ms.saturating_sub(from_ms).max(1);
     let at = move |fraction: f64| from_ms + (fraction * span as f64).round() as u64;
@@ -167,7 +168,7 @@ pub fn ChartFrame(
                 }
                 on:mouseup=on_up
             >
-                {children()}
+                {children.view()}
                 {tip}
                 {selection}
             </div>

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use crate::components::event_words::describe;
 use crate::components::raw_json::RawJson;
+use crate::erase::Erase;
 use crate::format::Instant;
 use crate::model::EventRow;
 
@@ -26,7 +27,7 @@ pub fn EventTable(
             <th>"Details"</th>
             <th>"Actor"</th>
         }
-        .into_any()
+        .erase()
     });
     view! {
         <table tabindex="0" class="events" id=id>

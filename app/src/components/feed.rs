@@ -7,10 +7,12 @@ use std::sync::Arc;
 use engine::EngineId;
 use leptos::prelude::*;
 
+use crate::answer::answer;
 use crate::api::clock::recent_events;
 use crate::components::built_once::build_view_next;
 use crate::components::event_table::EventTable;
 use crate::components::live::{is_heartbeat, Live, FEED_LEN};
+use crate::erase::Erase;
 use crate::ids;
 use crate::model::EventRow;
 use crate::pages::LoadError;
@@ -63,7 +65,7 @@ pub fn LiveFeed(live: Live) -> impl IntoView {
     // Heartbeats are hidden unless asked for; every engine unless one is chosen.
     let engine = RwSignal::new(String::new());
     let heartbeats = RwSignal::new(false);
-    let stored = Resource::new(
+    let stored = answer(
         move || (engine.get(), heartbeats.get()),
         // Shared, not copied, by each await of the boundary below.
         |(engine, heartbeats)| async move {
@@ -114,13 +116,13 @@ pub fn LiveFeed(live: Live) -> impl IntoView {
                     let stored = stored.await;
                     build_view_next().await;
                     match stored {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Err(e) => view! { <LoadError error=e/> }.erase(),
                         Ok(rows) => view! {
                             {move || {
                                 let rows = live.events.with(|l| feed_rows(l, &rows, shown, FEED_LEN));
                                 view! { <EventTable rows id=ids::LIVE_FEED/> }
                             }}
-                        }.into_any(),
+                        }.erase(),
                     }
                 })}
             </Transition>

@@ -6,6 +6,8 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
+use crate::erase::ErasedChildren;
+
 /// The query string of a form's fields without the empty ones (`a=1&b=&c=2` → `a=1&c=2`).
 pub fn without_empty_fields(query: &str) -> String {
     query
@@ -34,7 +36,7 @@ pub fn FilterForm(
     /// The form's classes.
     class: &'static str,
     /// The fields and the submit button.
-    children: Children,
+    children: ErasedChildren,
 ) -> impl IntoView {
     #[cfg(feature = "hydrate")]
     let navigate = leptos_router::hooks::use_navigate();
@@ -69,7 +71,7 @@ pub fn FilterForm(
     };
     view! {
         <form method="get" action="" id=id class=class on:submit=submit>
-            {children()}
+            {children.view()}
         </form>
     }
 }

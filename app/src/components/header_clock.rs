@@ -4,9 +4,10 @@
 use engine::Speed;
 use leptos::prelude::*;
 
+use crate::answer::{answer, Answer};
 use crate::api::clock::{clock_status, SetSpeed};
 use crate::components::live::use_live;
-use crate::error::AppError;
+use crate::erase::Erase;
 use crate::format::{sim_offset, sim_time};
 use crate::ids;
 use crate::model::ClockView;
@@ -15,18 +16,18 @@ use crate::model::ClockView;
 /// context ([`provide_clock_status`]): the header shows it, and so does the overview's clock
 /// card, until the live stream says more.
 #[derive(Clone, Copy)]
-struct ClockAnswer(Resource<Result<ClockView, AppError>>);
+struct ClockAnswer(Answer<ClockView>);
 
 /// Reads the clock for the page and puts the answer in the context (the layout calls it).
 pub fn provide_clock_status() {
-    provide_context(ClockAnswer(Resource::new(|| (), |_| clock_status())));
+    provide_context(ClockAnswer(answer(|| (), |_| clock_status())));
 }
 
 /// The clock answer of [`provide_clock_status`]; a read of its own outside the layout.
-pub fn use_clock_status() -> Resource<Result<ClockView, AppError>> {
+pub fn use_clock_status() -> Answer<ClockView> {
     use_context::<ClockAnswer>()
         .map(|answer| answer.0)
-        .unwrap_or_else(|| Resource::new(|| (), |_| clock_status()))
+        .unwrap_or_else(|| answer(|| (), |_| clock_status()))
 }
 
 /// The header's clock: `first` as the page was rendered with, then the live stream's; for an
@@ -44,9 +45,9 @@ pub fn HeaderClock(first: ClockView, can_drive: bool) -> impl IntoView {
                 {move || sim_time(clock.with(|c| c.t_ms))}
             </time>
             {if can_drive {
-                view! { <SpeedSelect speed/> }.into_any()
+                view! { <SpeedSelect speed/> }.erase()
             } else {
-                view! { <span class="badge" id=ids::HEADER_SPEED>{move || speed.get().to_string()}</span> }.into_any()
+                view! { <span class="badge" id=ids::HEADER_SPEED>{move || speed.get().to_string()}</span> }.erase()
             }}
         </div>
     }

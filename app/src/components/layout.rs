@@ -5,12 +5,14 @@ use engine::Role;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
+use crate::answer::{answer, Answer};
 use crate::api::session::{whoami, Logout};
 use crate::components::built_once::build_view_next;
 use crate::components::header_alerts::HeaderAlerts;
 use crate::components::header_clock::{provide_clock_status, use_clock_status, HeaderClock};
 use crate::components::live::connect_live;
 use crate::components::time_bar::TimeBar;
+use crate::erase::{Erase, ErasedChildren};
 use crate::error::AppError;
 use crate::ids;
 use crate::model::SessionUser;
@@ -18,7 +20,7 @@ use crate::time_travel::{use_as_of, AsOf};
 
 /// The signed-in user, loaded once per page by [`Layout`] and shared through the context.
 #[derive(Clone, Copy)]
-pub struct CurrentUser(pub Resource<Result<Option<SessionUser>, AppError>>);
+pub struct CurrentUser(pub Answer<Option<SessionUser>>);
 
 impl CurrentUser {
     /// Waits for the user and tells whether their role includes `needed`. Await it inside a
@@ -127,8 +129,8 @@ fn skip_to_content(ev: leptos::ev::MouseEvent) {
 
 /// Header + navigation + page content.
 #[component]
-pub fn Layout(children: Children) -> impl IntoView {
-    let user = CurrentUser(Resource::new(|| (), |_| whoami()));
+pub fn Layout(children: ErasedChildren) -> impl IntoView {
+    let user = CurrentUser(answer(|| (), |_| whoami()));
     provide_context(user);
     provide_context(use_as_of());
     provide_clock_status();
@@ -198,8 +200,8 @@ pub fn Layout(children: Children) -> impl IntoView {
                                     <ActionForm action=logout attr:class="inline">
                                         <button type="submit" class="link">"Sign out"</button>
                                     </ActionForm>
-                                }.into_any(),
-                                _ => view! { <a href="/login">"Sign in"</a> }.into_any(),
+                                }.erase(),
+                                _ => view! { <a href="/login">"Sign in"</a> }.erase(),
                             }}
                         </div>
                     }
@@ -208,7 +210,7 @@ pub fn Layout(children: Children) -> impl IntoView {
         </header>
         <main id=ids::CONTENT class="page" tabindex="-1">
             <TimeBar/>
-            {children()}
+            {children.view()}
         </main>
     }
 }

@@ -2,6 +2,7 @@
 //! `aria-sort` of the column in force. The lists sort on the server; the link only changes
 //! the page's URL (`sort`, `desc` or the table's own names for them).
 
+use crate::erase::Erase;
 use leptos::prelude::*;
 
 /// How a table is sorted now.
@@ -41,7 +42,7 @@ pub fn sort_header(
         (true, true) => (" ▼", "descending"),
     };
     let link = href(key, now.next_desc(key, desc_first));
-    view! { <th aria-sort=aria_sort><a href=link data-sort=key>{label}{arrow}</a></th> }.into_any()
+    view! { <th aria-sort=aria_sort><a href=link data-sort=key>{label}{arrow}</a></th> }.erase()
 }
 
 #[cfg(test)]

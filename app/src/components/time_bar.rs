@@ -6,7 +6,9 @@ use engine::SimTime;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
 
+use crate::answer::answer;
 use crate::api::time_travel::time_extent;
+use crate::erase::Erase;
 use crate::format::{sim_offset, sim_time};
 use crate::model::TimeRange;
 use crate::time_travel::{use_as_of, AsOf};
@@ -34,7 +36,7 @@ pub fn TimeBar() -> impl IntoView {
     let navigate = use_navigate();
     let navigate = Callback::new(move |to: String| navigate(&to, Default::default()));
     let as_of = use_as_of();
-    let range = Resource::new(move || as_of.get().run, time_extent);
+    let range = answer(move || as_of.get().run, time_extent);
     move || {
         shows_estate(&location.pathname.get()).then(|| {
             view! {
@@ -45,10 +47,10 @@ pub fn TimeBar() -> impl IntoView {
                         let path = location.pathname.get();
                         Suspend::new(async move {
                         match range.await {
-                            Ok(range) => view! { <Bar range as_of=shown path navigate/> }.into_any(),
+                            Ok(range) => view! { <Bar range as_of=shown path navigate/> }.erase(),
                             Err(e) => view! {
                                 <p class="error time-bar" id="time-bar-error">{e.to_string()}</p>
-                            }.into_any(),
+                            }.erase(),
                         }
                     })
                     }}

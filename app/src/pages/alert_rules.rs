@@ -6,9 +6,11 @@ use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::answer::answer;
 use crate::api::alerts::{alert_rules, DeleteAlertRule, SaveAlertRule};
 use crate::components::layout::user_allows;
 use crate::components::page_help::PageHelp;
+use crate::erase::Erase;
 use crate::model::alerts::{rule_kind, AlertRuleView, RULE_KINDS};
 use crate::pages::{action_error, LoadError};
 
@@ -17,7 +19,7 @@ use crate::pages::{action_error, LoadError};
 pub fn AlertRulesPage() -> impl IntoView {
     let save = ServerAction::<SaveAlertRule>::new();
     let delete = ServerAction::<DeleteAlertRule>::new();
-    let rules = Resource::new(
+    let rules = answer(
         move || (save.version().get(), delete.version().get()),
         |_| alert_rules(),
     );
@@ -32,9 +34,9 @@ pub fn AlertRulesPage() -> impl IntoView {
         <Transition fallback=|| ()>
             {move || Suspend::new(async move {
                 if user_allows(Role::Admin).await {
-                    view! { <RuleForm save/> }.into_any()
+                    view! { <RuleForm save/> }.erase()
                 } else {
-                    view! { <p class="muted" id="rules-read-only">"Defining alert rules is for admins."</p> }.into_any()
+                    view! { <p class="muted" id="rules-read-only">"Defining alert rules is for admins."</p> }.erase()
                 }
             })}
         </Transition>
@@ -42,11 +44,11 @@ pub fn AlertRulesPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let admin = user_allows(Role::Admin).await;
                 match rules.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
                     Ok(list) if list.is_empty() => view! {
                         <section class="card"><p class="muted" id="rules-none">"No alert rule yet."</p></section>
-                    }.into_any(),
-                    Ok(list) => view! { <RuleTable list delete=admin.then_some(delete)/> }.into_any(),
+                    }.erase(),
+                    Ok(list) => view! { <RuleTable list delete=admin.then_some(delete)/> }.erase(),
                 }
             })}
         </Transition>

@@ -6,11 +6,13 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::alerts::{alerts, AcknowledgeAlert};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
+use crate::erase::Erase;
 use crate::format::sim_time;
 use crate::model::alerts::AlertView;
 use crate::pages::{action_error, LoadError};
@@ -31,7 +33,7 @@ pub fn AlertsPage() -> impl IntoView {
     // acknowledgement.
     let counts = Memo::new(move |_| live.clock.get().map(|c| c.alerts));
     let ack = ServerAction::<AcknowledgeAlert>::new();
-    let answer = Resource::new(
+    let answer = answer(
         move || (page_no.get(), counts.get(), ack.version().get()),
         |(page, _, _)| alerts(Some(page)),
     );
@@ -47,14 +49,14 @@ pub fn AlertsPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let can_ack = user_allows(Role::Operator).await;
                 match answer.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
                     Ok(p) => view! {
                         <section class="card">
                             <h2>"Firing now"</h2>
                             {if p.firing.is_empty() {
-                                view! { <p class="muted" id="alerts-none">"No alert is firing."</p> }.into_any()
+                                view! { <p class="muted" id="alerts-none">"No alert is firing."</p> }.erase()
                             } else {
-                                view! { <AlertTable id="alerts-firing" rows=p.firing ack=can_ack.then_some(ack)/> }.into_any()
+                                view! { <AlertTable id="alerts-firing" rows=p.firing ack=can_ack.then_some(ack)/> }.erase()
                             }}
                             {move || action_error(ack.value().get()).map(|e| view! { <p class="error" id="ack-error">{e}</p> })}
                         </section>
@@ -64,7 +66,7 @@ pub fn AlertsPage() -> impl IntoView {
                             <AlertTable id="alerts-history" rows=p.history ack=None/>
                             <Pager page=p.page total=p.total per_page=p.per_page href=|n| format!("/alerts?page={n}")/>
                         </section>
-                    }.into_any(),
+                    }.erase(),
                 }
             })}
         </Transition>
@@ -90,15 +92,15 @@ fn AlertTable(
                         let acked = match (&a.acked_by, &a.acked_at) {
                             (Some(who), Some(at)) => view! {
                                 <span class="acked">{format!("by {who} at {at}")}</span>
-                            }.into_any(),
+                            }.erase(),
                             _ => match ack {
                                 Some(ack) => view! {
                                     <ActionForm action=ack attr:class="inline">
                                         <input type="hidden" name="id" value=a.id.to_string()/>
                                         <button type="submit" aria-label=ack_label>"Acknowledge"</button>
                                     </ActionForm>
-                                }.into_any(),
-                                None => view! { <span class="muted">"no"</span> }.into_any(),
+                                }.erase(),
+                                None => view! { <span class="muted">"no"</span> }.erase(),
                             },
                         };
                         let resolved = match a.resolved_ms {

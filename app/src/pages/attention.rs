@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::components::built_once::build_view_next;
+use crate::erase::Erase;
 use crate::pages::overview_cards::OverviewAnswer;
 use crate::pages::LoadError;
 
@@ -19,12 +20,12 @@ pub fn AttentionCard(overview: OverviewAnswer) -> impl IntoView {
                     let answer = overview.await;
                     build_view_next().await;
                     match answer.map(|o| (o.attention.clone(), o.attention_more.clone())) {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
+                        Err(e) => view! { <LoadError error=e/> }.erase(),
                         Ok((list, _)) if list.is_empty() => view! {
                             <p id="attention-none" class="muted">
                                 "Nothing needs attention: every resource location is Working Normally, every zone has a data collector and its servers up, every GSLB site is up under its configured parent, and no autoscale cluster is at its maximum."
                             </p>
-                        }.into_any(),
+                        }.erase(),
                         Ok((list, more)) => view! {
                             <ul id="attention-list" class="attention-list">
                                 {list.into_iter().map(|i| view! {
@@ -42,7 +43,7 @@ pub fn AttentionCard(overview: OverviewAnswer) -> impl IntoView {
                                     }).collect_view()}
                                 </p>
                             })}
-                        }.into_any(),
+                        }.erase(),
                     }
                 })}
             </Transition>

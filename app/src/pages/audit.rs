@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::admin::{audit_entries, AUDIT_OUTCOMES};
 use crate::components::event_words::arguments_in_words;
 use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterForm};
@@ -32,7 +33,7 @@ pub fn AuditPage() -> impl IntoView {
             (q.get("outcome"), q.get("sort"), q.get("order")),
         )
     });
-    let page = Resource::new(
+    let page = answer(
         move || params.get(),
         |(page, (user, action), (outcome, sort, order))| {
             audit_entries(page, user, action, outcome, sort, order)

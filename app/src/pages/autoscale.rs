@@ -10,6 +10,7 @@ use leptos_meta::Title;
 
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::autoscale::autoscale_list;
 use crate::components::autoscale_charts::{minute_label, state_key};
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
@@ -18,6 +19,7 @@ use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
+use crate::erase::Erase;
 use crate::format::sim_time;
 use crate::model::autoscale::GroupListPage;
 use crate::model::autoscale_groups::{
@@ -69,7 +71,7 @@ pub fn decision_label(kind: &str) -> String {
 #[component]
 pub fn Decision(decision: Option<DecisionView>) -> impl IntoView {
     match decision {
-        None => view! { <span class="muted">"none yet"</span> }.into_any(),
+        None => view! { <span class="muted">"none yet"</span> }.erase(),
         Some(d) => view! {
             <span class="as-decision" data-kind=d.kind.clone()>
                 <strong>{decision_label(&d.kind)}</strong>
@@ -77,7 +79,7 @@ pub fn Decision(decision: Option<DecisionView>) -> impl IntoView {
                 <span class="muted small as-reason">{d.reason}</span>
             </span>
         }
-        .into_any(),
+        .erase(),
     }
 }
 
@@ -110,7 +112,7 @@ fn group_row(g: GroupView, as_of: &AsOf) -> impl IntoView {
             <td><Decision decision=g.last_decision.clone()/></td>
         </tr>
     }
-    .into_any()
+    .erase()
 }
 
 /// The groups page.
@@ -128,7 +130,7 @@ pub fn AutoscalePage() -> impl IntoView {
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
         )
     });
-    let groups = Resource::new(
+    let groups = answer(
         move || (params.get(), tick.get(), as_of.get()),
         |(((search, state, mode), sort, desc, page), _, as_of)| {
             autoscale_list(search, state, mode, sort, desc, page, as_of.at, as_of.run)

@@ -11,12 +11,14 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use crate::answer::answer;
 use crate::api::autoscale::{
     autoscale_groups, AutoscaleSave, AutoscaleWhatIf, DEFAULT_WHAT_IF_HOURS, MAX_WHAT_IF_HOURS,
 };
 use crate::components::autoscale_charts::{minute_label, SharedScale, TimelineChart};
 use crate::components::layout::user_allows;
 use crate::components::page_help::PageHelp;
+use crate::erase::Erase;
 use crate::error::AppError;
 use crate::model::autoscale::{
     field_error, metric_name, metric_unit, ParamsDraft, ThresholdDraft, WhatIfResult, METRICS,
@@ -31,12 +33,12 @@ pub fn AutoscaleEditorPage() -> impl IntoView {
     let group = Memo::new(move |_| params.read().get("group").unwrap_or_default());
     let save = ServerAction::<AutoscaleSave>::new();
     // Loaded once per group: the editor keeps what is typed (a refused save changes nothing).
-    let data = Resource::new(
+    let data = answer(
         move || group.get(),
         |name| autoscale_groups(Some(name), None, None),
     );
     // The parameters in force, re-read after each save.
-    let current = Resource::new(
+    let current = answer(
         move || (group.get(), save.version().get()),
         |(name, _)| autoscale_groups(Some(name), None, None),
     );
@@ -49,10 +51,10 @@ pub fn AutoscaleEditorPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let name = group.get_untracked();
                 match current.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
                     Ok(page) => match page.groups.into_iter().find(|g| g.name == name) {
-                        None => view! { <p class="error">{format!("No autoscale group `{name}`.")}</p> }.into_any(),
-                        Some(g) => view! { <InForce group=g/> }.into_any(),
+                        None => view! { <p class="error">{format!("No autoscale group `{name}`.")}</p> }.erase(),
+                        Some(g) => view! { <InForce group=g/> }.erase(),
                     },
                 }
             })}
@@ -63,11 +65,11 @@ pub fn AutoscaleEditorPage() -> impl IntoView {
                 let name = group.get_untracked();
                 let found = data.await.ok().and_then(|p| p.groups.into_iter().find(|g| g.name == name));
                 match (is_admin, found) {
-                    (true, Some(g)) => view! { <Editor group=g save/> }.into_any(),
+                    (true, Some(g)) => view! { <Editor group=g save/> }.erase(),
                     (false, _) => view! {
                         <p class="muted" id="editor-denied">"Only administrators edit an autoscale group's parameters."</p>
-                    }.into_any(),
-                    (true, None) => ().into_any(),
+                    }.erase(),
+                    (true, None) => ().erase(),
                 }
             })}
         </Transition>
@@ -303,7 +305,7 @@ fn WhatIf(result: WhatIfResult, dns: bool) -> impl IntoView {
                     <TimelineChart timeline=z.edited dns id=format!("what-if-edited-{zone}") scale zoom=false/>
                 </div>
             }
-            .into_any()
+            .erase()
         })
         .collect_view();
     view! {
@@ -323,5 +325,5 @@ fn WhatIf(result: WhatIfResult, dns: bool) -> impl IntoView {
             {charts}
         </div>
     }
-    .into_any()
+    .erase()
 }

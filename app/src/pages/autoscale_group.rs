@@ -20,9 +20,11 @@ use crate::components::page_help::PageHelp;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
 use engine::autoscale::chart::Timeline;
 
+use crate::answer::answer;
 use crate::components::event_words::describe;
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
+use crate::erase::Erase;
 use crate::format::{sim_time, Instant};
 use crate::model::autoscale::{metric_name, metric_unit, switch_consequences, GroupDetail};
 use crate::model::node_list::node_state_label;
@@ -68,7 +70,7 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
     };
     let tick = use_live_refresh("autoscale");
     let as_of = use_as_of();
-    let detail = Resource::new(
+    let detail = answer(
         move || {
             (
                 group.get(),
@@ -83,7 +85,7 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
         },
     );
     // The forms re-render only after an action, not at every refresh (typing stays put).
-    let forms = Resource::new(
+    let forms = answer(
         move || (group.get(), act.version().get()),
         |(name, _)| autoscale_groups(Some(name), None, None),
     );
@@ -98,8 +100,8 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
                 let name = group.get_untracked();
                 let found = forms.await.ok().and_then(|p| p.groups.into_iter().find(|g| g.name == name));
                 match (can_act, found) {
-                    (true, Some(g)) => view! { <Actions group=g act draft/> }.into_any(),
-                    _ => ().into_any(),
+                    (true, Some(g)) => view! { <Actions group=g act draft/> }.erase(),
+                    _ => ().erase(),
                 }
             })}
         </Transition>
@@ -120,8 +122,8 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let is_admin = user_allows(Role::Admin).await;
                 match detail.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(d) => view! { <Detail detail=d is_admin/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
+                    Ok(d) => view! { <Detail detail=d is_admin/> }.erase(),
                 }
             })}
         </Transition>
@@ -152,14 +154,14 @@ fn Detail(detail: GroupDetail, is_admin: bool) -> impl IntoView {
             {is_admin.then(|| view! { <p><a href=format!("/autoscale/{name}/edit") id="edit-link">"Edit thresholds and limits (with what-if) →"</a></p> })}
         </section>
     }
-    .into_any();
+    .erase();
     let zones = group
         .zones
         .iter()
         .cloned()
         .map(|cluster| {
             let timeline = timelines.iter().find(|t| t.zone == cluster.zone).cloned();
-            view! { <Zone cluster timeline dns/> }.into_any()
+            view! { <Zone cluster timeline dns/> }.erase()
         })
         .collect_view();
     view! {
@@ -180,13 +182,11 @@ fn Zone(cluster: ClusterView, timeline: Option<Timeline>, dns: bool) -> impl Int
         .collect::<Vec<_>>()
         .join(" · ");
     let chart = match timeline {
-        Some(t) => {
-            view! { <TimelineChart timeline=t dns id=format!("timeline-{zone}")/> }.into_any()
-        }
-        None => view! { <p class="muted">"No timeline."</p> }.into_any(),
+        Some(t) => view! { <TimelineChart timeline=t dns id=format!("timeline-{zone}")/> }.erase(),
+        None => view! { <p class="muted">"No timeline."</p> }.erase(),
     };
-    let nodes = view! { <Nodes cluster=cluster.clone()/> }.into_any();
-    let records = view! { <Records records=cluster.records.clone()/> }.into_any();
+    let nodes = view! { <Nodes cluster=cluster.clone()/> }.erase();
+    let records = view! { <Records records=cluster.records.clone()/> }.erase();
     view! {
         <section class="card as-zone-card" data-zone=zone.clone() id=format!("zone-{zone}")>
             <h2>
@@ -446,7 +446,7 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
             }).collect_view()}
         </ul>
     }
-    .into_any();
+    .erase();
     let app = view! {
         <div class="controls" id="app-form">
             <span>{if deployed { "The application is deployed." } else { "The application is not deployed." }}</span>
@@ -461,7 +461,7 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
             />
         </div>
     }
-    .into_any();
+    .erase();
     let switch = view! {
         <div class="controls" id="switch-form">
             <button id="switch-mode" on:click=move |_| confirming.set(true)>{format!("Switch to {target_label}…")}</button>
@@ -483,7 +483,7 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
             </div>
         </Show>
     }
-    .into_any();
+    .erase();
     view! {
         <section class="card" id="autoscale-actions">
             <h2>"Operator actions"</h2>

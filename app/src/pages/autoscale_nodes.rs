@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::autoscale::autoscale_nodes;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
@@ -39,7 +40,7 @@ pub fn AutoscaleNodesPage() -> impl IntoView {
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
         )
     });
-    let nodes = Resource::new(
+    let nodes = answer(
         move || (params.get(), tick.get(), as_of.get()),
         |(((q, state, mode), sort, desc, page), _, as_of)| {
             autoscale_nodes(q, state, mode, sort, desc, page, as_of.at, as_of.run)

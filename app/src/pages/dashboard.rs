@@ -7,6 +7,7 @@ use engine::{EngineId, Role};
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::answer::answer;
 use crate::api::clock::AddNote;
 use crate::api::overview::overview_cards;
 use crate::components::built_once::build_view_next;
@@ -16,6 +17,7 @@ use crate::components::header_clock::use_clock_status;
 use crate::components::layout::user_allows;
 use crate::components::live::{use_live, use_live_refresh, Live};
 use crate::components::page_help::PageHelp;
+use crate::erase::Erase;
 use crate::ids;
 use crate::model::ClockView;
 use crate::pages::attention::AttentionCard;
@@ -44,7 +46,7 @@ pub fn Dashboard() -> impl IntoView {
     // An alert fires or resolves a moment after the events that caused it: the attention
     // list is read again when the counts change.
     let alerts = Memo::new(move |_| live.clock.with(|c| c.as_ref().map(|c| c.alerts)));
-    let overview = Resource::new(
+    let overview = answer(
         move || (ticks.map(|t| t.get()), as_of.get(), alerts.get()),
         |(_, as_of, _)| async move { overview_cards(as_of.at, as_of.run).await.map(Arc::new) },
     );
@@ -59,8 +61,8 @@ pub fn Dashboard() -> impl IntoView {
                 let clock = initial_clock.await;
                 build_view_next().await;
                 match clock {
-                    Ok(clock) => view! { <ClockCards initial=clock live can_drive/> }.into_any(),
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(clock) => view! { <ClockCards initial=clock live can_drive/> }.erase(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
                 }
             })}
         </Suspense>

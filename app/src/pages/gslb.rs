@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::gslb::{gslb_console, gslb_resolve, GslbAct};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
@@ -21,6 +22,7 @@ use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
+use crate::erase::Erase;
 use crate::format::sim_time;
 use crate::model::gslb::GslbActInput;
 use crate::model::gslb_sites::{
@@ -57,7 +59,7 @@ pub fn GslbPage() -> impl IntoView {
             q.get("expand"),
         )
     });
-    let page = Resource::new(
+    let page = answer(
         move || (params.get(), tick.get(), act.version().get(), as_of.get()),
         |(((q, role, state), (sort, desc), page, expand), _, _, as_of)| {
             gslb_console(
@@ -78,8 +80,8 @@ pub fn GslbPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let can_act = user_allows(Role::Operator).await;
                 match page.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(p) => view! { <Topology page=p act can_act/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
+                    Ok(p) => view! { <Topology page=p act can_act/> }.erase(),
                 }
             })}
         </Transition>
@@ -102,15 +104,15 @@ fn Topology(page: GslbConsolePage, act: ServerAction<GslbAct>, can_act: bool) ->
         .iter()
         .map(|s| (s.label.clone(), format!("{} ({})", s.value, s.source)))
         .collect();
-    let summary = view! { <Summary totals domains=domains.clone() now_ms/> }.into_any();
+    let summary = view! { <Summary totals domains=domains.clone() now_ms/> }.erase();
     let graph = view! {
         <section class="card">
             <h2>"Topology"</h2>
             <TopologyGraph picture href_prefix="/gslb/sites/" badge_prefix="/gslb?expand=" id="topology"/>
         </section>
     }
-    .into_any();
-    let table = view! { <SitesTable sites act can_act/> }.into_any();
+    .erase();
+    let table = view! { <SitesTable sites act can_act/> }.erase();
     view! {
         {summary}
         {graph}
@@ -222,7 +224,7 @@ fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> imp
                                                     consequence
                                                     on_confirm=Callback::new(move |()| power(site.clone(), false))
                                                 />
-                                            }.into_any()
+                                            }.erase()
                                         } else {
                                             let site = name.clone();
                                             view! {
@@ -230,7 +232,7 @@ fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> imp
                                                     on:click=move |_| power(site.clone(), true)>
                                                     "Bring up"
                                                 </button>
-                                            }.into_any()
+                                            }.erase()
                                         }}
                                     </td>
                                 })}
@@ -316,7 +318,7 @@ fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) ->
                 <button id="resolve" on:click=move |_| { resolve.dispatch((domain.get_untracked(), client.get_untracked())); }>"Resolve"</button>
             </div>
             {move || resolve.value().get().map(|r| match r {
-                Err(e) => view! { <p class="error">{e.to_string()}</p> }.into_any(),
+                Err(e) => view! { <p class="error">{e.to_string()}</p> }.erase(),
                 Ok(r) => view! {
                     <div id="resolution">
                         <p><strong>{format!("{:?}", r.outcome).to_lowercase()}</strong>
@@ -339,7 +341,7 @@ fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) ->
                             </tbody>
                         </table>
                     </div>
-                }.into_any(),
+                }.erase(),
             })}
         </section>
     }

@@ -6,9 +6,11 @@ use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::answer::answer;
 use crate::api::gslb::{gslb_export, GslbImport};
 use crate::components::layout::user_allows;
 use crate::components::page_help::PageHelp;
+use crate::erase::Erase;
 use crate::pages::gslb::GslbNav;
 use crate::pages::{action_error, LoadError};
 
@@ -16,7 +18,7 @@ use crate::pages::{action_error, LoadError};
 #[component]
 pub fn GslbCliPage() -> impl IntoView {
     let import = ServerAction::<GslbImport>::new();
-    let export = Resource::new(move || import.version().get(), |_| gslb_export());
+    let export = answer(move || import.version().get(), |_| gslb_export());
     let text = RwSignal::new(String::new());
     view! {
         <Title text="GSLB CLI"/>
@@ -26,10 +28,10 @@ pub fn GslbCliPage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 if !user_allows(Role::Admin).await {
-                    return view! { <p class="muted" id="cli-admin-only">"Import and export are for administrators."</p> }.into_any();
+                    return view! { <p class="muted" id="cli-admin-only">"Import and export are for administrators."</p> }.erase();
                 }
                 match export.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
                     Ok(cli) => view! {
                         <div class="grid">
                             <section class="card">
@@ -47,7 +49,7 @@ pub fn GslbCliPage() -> impl IntoView {
                                 {move || matches!(import.value().get(), Some(Ok(()))).then(|| view! { <p id="import-ok">"Imported."</p> })}
                             </section>
                         </div>
-                    }.into_any(),
+                    }.erase(),
                 }
             })}
         </Suspense>

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::gslb::gslb_links;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
@@ -41,7 +42,7 @@ pub fn GslbLinksPage() -> impl IntoView {
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
         )
     });
-    let links = Resource::new(
+    let links = answer(
         move || (params.get(), tick.get(), as_of.get()),
         |(((q, kind, status), sort, desc, page), _, as_of)| {
             gslb_links(q, kind, status, sort, desc, page, as_of.at, as_of.run)

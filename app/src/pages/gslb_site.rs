@@ -9,12 +9,14 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use crate::answer::answer;
 use crate::api::gslb::{gslb_site, GslbAct, GslbBackups, SITE_HISTORY_ROWS};
 use crate::components::event_table::{EventTable, ReasonTable};
 use crate::components::layout::user_allows;
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::topology::{status_class, status_label};
+use crate::erase::Erase;
 use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbSiteDetail};
 use crate::model::EventRow;
@@ -31,7 +33,7 @@ pub fn GslbSitePage() -> impl IntoView {
     let backups = ServerAction::<GslbBackups>::new();
     let tick = use_live_refresh("gslb");
     let as_of = use_as_of();
-    let detail = Resource::new(
+    let detail = answer(
         move || {
             (
                 name.get(),
@@ -54,8 +56,8 @@ pub fn GslbSitePage() -> impl IntoView {
                 let can_act = user_allows(Role::Operator).await;
                 let is_admin = user_allows(Role::Admin).await;
                 match detail.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(d) => view! { <Detail detail=d act backups can_act is_admin/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
+                    Ok(d) => view! { <Detail detail=d act backups can_act is_admin/> }.erase(),
                 }
             })}
         </Transition>
@@ -129,11 +131,11 @@ fn Detail(
             })}
         </section>
     }
-    .into_any();
+    .erase();
     let editor = (is_admin && is_parent).then(|| {
-        view! { <BackupEditor site=site.name.clone() current=site.backup_parents.clone() parents backups/> }.into_any()
+        view! { <BackupEditor site=site.name.clone() current=site.backup_parents.clone() parents backups/> }.erase()
     });
-    let links_table = view! { <LinksTable site=site.name.clone() links act can_act/> }.into_any();
+    let links_table = view! { <LinksTable site=site.name.clone() links act can_act/> }.erase();
     view! {
         <h1>{site.name.clone()}</h1>
         <PageHelp text="One GSLB site: its role (parent or child), its parent and backup parent, whether it is adopted or orphaned, the state of each MEP link as each end sees it, and the site's events with the reason of every adoption or return."/>

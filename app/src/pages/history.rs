@@ -7,11 +7,13 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::history::list_events;
 use crate::components::event_table::EventTable;
 use crate::components::filter_form::FilterForm;
 use crate::components::page_help::PageHelp;
 use crate::components::sort_header::{sort_header, SortedBy};
+use crate::erase::Erase;
 use crate::ids;
 use crate::model::listing::{key_of, keyed};
 use crate::model::{HistoryPage as Page, HistoryQuery, HistorySort, HISTORY_SORTS};
@@ -37,7 +39,7 @@ pub fn HistoryPage() -> impl IntoView {
             after: q.get("after"),
         }
     });
-    let page = Resource::new(move || query.get(), list_events);
+    let page = answer(move || query.get(), list_events);
     view! {
         <Title text="History"/>
         <h1>"History"</h1>
@@ -46,8 +48,8 @@ pub fn HistoryPage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match page.await {
-                    Ok(p) => view! { <Results page=p query=query.get_untracked()/> }.into_any(),
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
+                    Ok(p) => view! { <Results page=p query=query.get_untracked()/> }.erase(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
                 }
             })}
         </Transition>
@@ -227,5 +229,5 @@ fn sort_headers(query: &HistoryQuery, sort: HistorySort, desc: bool) -> AnyView 
         <th>"Details"</th>
         <th>"Actor"</th>
     }
-    .into_any()
+    .erase()
 }

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::estate::configured_estate;
 use crate::api::lhc::lhc_locations;
 use crate::components::charts::state_class;
@@ -84,13 +85,13 @@ pub fn LhcPage() -> impl IntoView {
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
         )
     });
-    let rls = Resource::new(
+    let rls = answer(
         move || (params.get(), tick.get(), as_of.get()),
         |((q, state, sort, desc, page), _, as_of)| {
             lhc_locations(q, state, sort, desc, page, as_of.at, as_of.run)
         },
     );
-    let settings = Resource::new(|| (), |_| configured_estate(engine::EngineId::Lhc));
+    let settings = answer(|| (), |_| configured_estate(engine::EngineId::Lhc));
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Resource locations"/>

@@ -8,12 +8,14 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::lhc::lhc_connectors;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
+use crate::erase::Erase;
 use crate::format::sim_time;
 use crate::model::connector_list::{
     ConnectorPage, CONNECTOR_PAGE_SIZE, CONNECTOR_SORTS, POWER_KEYS, ROLE_KEYS,
@@ -40,7 +42,7 @@ pub fn LhcConnectorsPage() -> impl IntoView {
             q.get("page").and_then(|p| p.parse::<u32>().ok()),
         )
     });
-    let connectors = Resource::new(
+    let connectors = answer(
         move || (params.get(), tick.get(), as_of.get()),
         |(((q, state, power, role), sort, desc, page), _, as_of)| {
             lhc_connectors(q, state, power, role, sort, desc, page, as_of.at, as_of.run)
@@ -99,7 +101,7 @@ fn rows(connectors: Vec<ConnectorView>, as_of: &AsOf) -> impl IntoView {
                     <td><a href=rl_page>{c.resource_location.clone()}</a></td>
                     <td data-col="power">{power_text(c.power)}</td>
                     <td data-col="state">
-                        {c.ha_state.map(|s| view! { <HaBadge state=s/> }.into_any()).unwrap_or_else(|| view! { <span class="muted">"no HA detection"</span> }.into_any())}
+                        {c.ha_state.map(|s| view! { <HaBadge state=s/> }.erase()).unwrap_or_else(|| view! { <span class="muted">"no HA detection"</span> }.erase())}
                         {(!c.failed_checks.is_empty()).then(|| view! { <div class="muted small">{c.failed_checks.join(", ")}</div> })}
                     </td>
                     <td class="num" data-col="rank">

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
+use crate::answer::answer;
 use crate::api::lhc::{lhc_location, lhc_vdas, LhcAct, VDA_PAGE_SIZE};
 use crate::components::charts::{RegistrationChart, StateBand};
 use crate::components::confirm::ConfirmButton;
@@ -19,6 +20,7 @@ use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
+use crate::erase::Erase;
 use crate::error::AppError;
 use crate::format::sim_time;
 use crate::model::lhc::RlDetail;
@@ -35,7 +37,7 @@ pub fn LhcDetailPage() -> impl IntoView {
     let tick = use_live_refresh("lhc");
     let as_of = use_as_of();
     let range = use_time_range();
-    let detail = Resource::new(
+    let detail = answer(
         move || (id.get(), tick.get(), act.version().get(), as_of.get()),
         |(id, _, _, as_of)| lhc_location(id, as_of.at, as_of.run),
     );
@@ -49,8 +51,8 @@ pub fn LhcDetailPage() -> impl IntoView {
                 Suspend::new(async move {
                     let can_act = user_allows(Role::Operator).await;
                     match detail.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(d) => view! { <Detail detail=d act can_act range/> }.into_any(),
+                        Err(e) => view! { <LoadError error=e/> }.erase(),
+                        Ok(d) => view! { <Detail detail=d act can_act range/> }.erase(),
                     }
                 })
             }}
@@ -260,7 +262,7 @@ fn Connectors(
                                 <td>{if c.storefront_configured { "configured" } else { "not configured" }}</td>
                                 <td>{if forced { "forced" } else { "—" }}</td>
                                 <td>{if !c.cloud_link_up { "cut" } else if c.cloud_lost { "lost" } else { "up" }}</td>
-                                <td>{c.ha_state.map(|s| view! { <HaBadge state=s/> }.into_any()).unwrap_or_else(|| view! { <span class="muted">"no HA detection"</span> }.into_any())}
+                                <td>{c.ha_state.map(|s| view! { <HaBadge state=s/> }.erase()).unwrap_or_else(|| view! { <span class="muted">"no HA detection"</span> }.erase())}
                                     {(!c.failed_checks.is_empty()).then(|| view! { <div class="muted small">{c.failed_checks.join(", ")}</div> })}
                                 </td>
                                 <td class="mono">{format!("gen {} ({})", c.localdb.generation, sim_time(c.localdb.last_sync_ms))}</td>
@@ -305,7 +307,7 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
         )
     });
     let as_of = use_as_of();
-    let page = Resource::new(
+    let page = answer(
         move || (id.get(), filters.get(), as_of.get()),
         |(id, (name, broker, maintenance, kind, (sort, desc), page), as_of)| {
             lhc_vdas(
@@ -344,13 +346,13 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match page.await {
-                    Err(AppError::NotFound(_)) => ().into_any(),
+                    Err(AppError::NotFound(_)) => ().erase(),
                     Err(e) => view! {
                         <section class="card"><h2>"VDAs"</h2>{filters_form()}<LoadError error=e/></section>
-                    }.into_any(),
+                    }.erase(),
                     Ok(p) => view! {
                         <section class="card"><h2>"VDAs"</h2>{filters_form()}<VdaTable page=p id=id.get_untracked()/></section>
-                    }.into_any(),
+                    }.erase(),
                 }
             })}
         </Transition>

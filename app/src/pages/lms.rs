@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, SERVER_PAGE_SIZE};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
@@ -18,6 +19,7 @@ use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
 use crate::components::sort_header::{sort_header, SortedBy};
+use crate::erase::Erase;
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
 use crate::model::overview::UP_BAND_LABELS;
@@ -67,7 +69,7 @@ pub fn LmsPage() -> impl IntoView {
     let act = ServerAction::<LmsAct>::new();
     let settings = ServerAction::<LmsSettings>::new();
     let as_of = use_as_of();
-    let farm = Resource::new(
+    let farm = answer(
         move || {
             (
                 tick.get(),
@@ -91,8 +93,8 @@ pub fn LmsPage() -> impl IntoView {
                 let can_act = user_allows(Role::Operator).await;
                 let is_admin = user_allows(Role::Admin).await;
                 match farm.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(page) => view! { <Farm page act settings can_act is_admin/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
+                    Ok(page) => view! { <Farm page act settings can_act is_admin/> }.erase(),
                 }
             })}
         </Transition>
@@ -180,7 +182,7 @@ fn Farm(
                 {is_admin.then(|| view! { <SettingsForm settings fix=black_hole_fix formula=formula_text.clone()/> })}
             </section>
     }
-    .into_any();
+    .erase();
     let zones = view! {
             <section class="card">
                 <h2>"Zones and data collectors"</h2>
@@ -228,7 +230,7 @@ fn Farm(
                 </table>
             </section>
     }
-    .into_any();
+    .erase();
     view! {
         <div class="grid">{summary}{zones}</div>
         {can_act.then(|| view! { <StormForm act apps/> })}
@@ -340,7 +342,7 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
         )
     });
     let as_of = use_as_of();
-    let page = Resource::new(
+    let page = answer(
         move || (params.get(), tick.get(), as_of.get()),
         |(((search, zone, band), sort, desc, page), _, as_of)| {
             lms_servers(search, zone, band, sort, desc, page, as_of.at, as_of.run)

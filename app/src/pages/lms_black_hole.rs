@@ -7,10 +7,12 @@ use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::answer::answer;
 use crate::api::lms::{lms_evaluators, LmsBlackHoleAb};
 use crate::components::layout::user_allows;
 use crate::components::lms_charts::{sessions_top, SessionLines};
 use crate::components::page_help::PageHelp;
+use crate::erase::Erase;
 use crate::format::thousands;
 use crate::pages::lms::LmsNav;
 use crate::pages::{action_error, LoadError};
@@ -19,7 +21,7 @@ use crate::pages::{action_error, LoadError};
 #[component]
 pub fn LmsBlackHolePage() -> impl IntoView {
     let run = ServerAction::<LmsBlackHoleAb>::new();
-    let farm = Resource::new(|| (), |_| lms_evaluators());
+    let farm = answer(|| (), |_| lms_evaluators());
     view! {
         <Title text="Black-hole A/B"/>
         <h1>"Black-hole A/B"</h1>
@@ -32,9 +34,9 @@ pub fn LmsBlackHolePage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let can_run = user_allows(Role::Operator).await;
                 match farm.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(page) if can_run => view! { <AbForm servers=page.servers server_count=page.server_count apps=page.applications run/> }.into_any(),
-                    Ok(_) => view! { <p class="muted">"Running the A/B needs the operator role."</p> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
+                    Ok(page) if can_run => view! { <AbForm servers=page.servers server_count=page.server_count apps=page.applications run/> }.erase(),
+                    Ok(_) => view! { <p class="muted">"Running the A/B needs the operator role."</p> }.erase(),
                 }
             })}
         </Suspense>

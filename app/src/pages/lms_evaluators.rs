@@ -7,12 +7,14 @@ use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::answer::answer;
 use crate::api::lms::{
     lms_evaluators, LmsEvaluatorAssign, LmsEvaluatorDelete, LmsEvaluatorPreview, LmsEvaluatorSave,
     PREVIEW_LAUNCHES,
 };
 use crate::components::layout::user_allows;
 use crate::components::page_help::PageHelp;
+use crate::erase::Erase;
 use crate::format::thousands;
 use crate::model::evaluator_preview;
 use crate::model::evaluators::{EvaluatorRow, EvaluatorsPage};
@@ -85,7 +87,7 @@ pub fn LmsEvaluatorsPage() -> impl IntoView {
     let save = ServerAction::<LmsEvaluatorSave>::new();
     let delete = ServerAction::<LmsEvaluatorDelete>::new();
     let assign = ServerAction::<LmsEvaluatorAssign>::new();
-    let data = Resource::new(
+    let data = answer(
         move || {
             (
                 save.version().get(),
@@ -121,8 +123,8 @@ pub fn LmsEvaluatorsPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let is_admin = user_allows(Role::Admin).await;
                 match data.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(page) => view! { <List page editing delete assign choice is_admin/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
+                    Ok(page) => view! { <List page editing delete assign choice is_admin/> }.erase(),
                 }
             })}
         </Transition>
@@ -405,10 +407,10 @@ fn RuleRow(
                 {move || {
                     let k = kind();
                     if is_counter(&k) {
-                        view! { {field("low", "8")} " " {field("high", "8")} }.into_any()
+                        view! { {field("low", "8")} " " {field("high", "8")} }.erase()
                     } else {
                         match k.as_str() {
-                            "server_user_load" => field("users", "6").into_any(),
+                            "server_user_load" => field("users", "6").erase(),
                             "application_user_load" => {
                                 let list = apps2.clone();
                                 view! {
@@ -419,7 +421,7 @@ fn RuleRow(
                                         </select>
                                     </label>
                                     " " {field("users", "6")}
-                                }.into_any()
+                                }.erase()
                             }
                             "load_throttling" => view! {
                                 <label>"level "
@@ -429,9 +431,9 @@ fn RuleRow(
                                         }).collect_view()}
                                     </select>
                                 </label>
-                            }.into_any(),
-                            "scheduling" => field("windows", "40").into_any(),
-                            _ => field("ranges", "40").into_any(),
+                            }.erase(),
+                            "scheduling" => field("windows", "40").erase(),
+                            _ => field("ranges", "40").erase(),
                         }
                     }
                 }}

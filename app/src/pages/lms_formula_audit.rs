@@ -6,7 +6,9 @@ use engine::lms::config::LoadFormula;
 use engine::lms::views::FormulaAudit;
 use leptos::prelude::*;
 
+use crate::answer::answer;
 use crate::api::lms_audit::{lms_formula_audit, DEFAULT_AUDIT_LAUNCHES};
+use crate::erase::Erase;
 use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
 
@@ -22,7 +24,7 @@ pub fn FormulaAuditCard() -> impl IntoView {
     let asked = RwSignal::new((None::<String>, None::<String>));
     // The last answer, shown again under the error of a refused request.
     let last = StoredValue::new(None::<FormulaAudit>);
-    let audit = Resource::new(
+    let audit = answer(
         move || (asked.get(), as_of.get()),
         |((app, launches), as_of)| async move {
             let launches = match launches.as_deref().map(str::trim) {
@@ -88,8 +90,8 @@ pub fn FormulaAuditCard() -> impl IntoView {
                         Err(e) => view! {
                             <LoadError error=e/>
                             {last.get_value().map(|a| view! { <Answer audit=a/> })}
-                        }.into_any(),
-                        Ok(a) => view! { <Answer audit=a/> }.into_any(),
+                        }.erase(),
+                        Ok(a) => view! { <Answer audit=a/> }.erase(),
                     }
                 })}
             </Transition>

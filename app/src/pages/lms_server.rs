@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
+use crate::answer::answer;
 use crate::api::lms::{lms_server, LmsAct, LmsActInput};
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
@@ -17,6 +18,7 @@ use crate::components::live::use_live_refresh;
 use crate::components::lms_charts::{rule_label, StackedLoadChart};
 use crate::components::page_help::PageHelp;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
+use crate::erase::Erase;
 use crate::format::Instant;
 use crate::model::lms::ServerDetail;
 use crate::pages::lms::{age, power_label, LmsNav};
@@ -38,7 +40,7 @@ pub fn LmsServerPage() -> impl IntoView {
         let q = query.read();
         (q.get("range"), q.get("from"), q.get("to"))
     });
-    let detail = Resource::new(
+    let detail = answer(
         move || {
             (
                 host.get(),
@@ -63,8 +65,8 @@ pub fn LmsServerPage() -> impl IntoView {
                 Suspend::new(async move {
                     let can_act = user_allows(Role::Operator).await;
                     match detail.await {
-                        Err(e) => view! { <LoadError error=e/> }.into_any(),
-                        Ok(d) => view! { <Detail detail=d act can_act range/> }.into_any(),
+                        Err(e) => view! { <LoadError error=e/> }.erase(),
+                        Ok(d) => view! { <Detail detail=d act can_act range/> }.erase(),
                     }
                 })
             }}

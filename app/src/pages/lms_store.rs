@@ -8,12 +8,14 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::answer::answer;
 use crate::api::lms::{lms_store, LOAD_TABLE_PAGE_SIZE, SESSION_PAGE_SIZE};
 use crate::components::filter_form::{kept_filters, FilterForm};
 use crate::components::live::use_live_refresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::sort_header::{sort_header, SortedBy};
+use crate::erase::Erase;
 use crate::format::sim_time;
 use crate::model::lms::DynamicStore;
 use crate::model::load_table::LoadTableSort;
@@ -50,7 +52,7 @@ pub fn LmsStorePage() -> impl IntoView {
         )
     });
     let as_of = use_as_of();
-    let store = Resource::new(
+    let store = answer(
         move || {
             (
                 pages.get(),
@@ -87,8 +89,8 @@ pub fn LmsStorePage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match store.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(s) => view! { <LoadTable store=s page=pages.get_untracked().2/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
+                    Ok(s) => view! { <LoadTable store=s page=pages.get_untracked().2/> }.erase(),
                 }
             })}
         </Transition>

@@ -30,13 +30,14 @@ pub mod users;
 
 use leptos::prelude::*;
 
+use crate::answer::Answer;
 use crate::error::AppError;
 use crate::ids;
 
 /// A server function's answer once it has come: shown by `show`, or its error. The answer
 /// before stays on screen while a new one loads (a list re-sorted or re-filtered).
 #[component]
-pub fn Loaded<T, V>(of: Resource<Result<T, AppError>>, show: fn(T) -> V) -> impl IntoView
+pub fn Loaded<T, V>(of: Answer<T>, show: fn(T) -> V) -> impl IntoView
 where
     T: Clone + Send + Sync + 'static,
     V: IntoView + 'static,

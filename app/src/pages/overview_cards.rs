@@ -9,11 +9,12 @@ use engine::lms::views::ServerPower;
 use engine::EngineId;
 use leptos::prelude::*;
 
+use crate::answer::Answer;
 use crate::components::built_once::build_view_next;
 use crate::components::sparkline::Sparkline;
 use crate::components::tiles::Tiles;
 use crate::components::topology::{status_class, status_label};
-use crate::error::AppError;
+use crate::erase::Erase;
 use crate::format::{sim_time, thousands};
 use crate::model::activity::ActivityView;
 use crate::model::overview::{AutoscaleSummary, GslbSummary, LhcSummary, LmsSummary, Overview};
@@ -23,7 +24,7 @@ use crate::pages::LoadError;
 
 /// The overview page's answer, shared by its cards (and its attention list). Shared, not
 /// copied: each boundary awaiting it gets the same answer (on the server, once per walk).
-pub type OverviewAnswer = Resource<Result<Arc<Overview>, AppError>>;
+pub type OverviewAnswer = Answer<Arc<Overview>>;
 
 /// What a card shows above its body: the engine (for its sparkline), the title and the page its
 /// title links to.
@@ -76,16 +77,16 @@ pub fn EngineCards(overview: OverviewAnswer) -> impl IntoView {
     let heads = [&LHC, &LMS, &GSLB, &AUTOSCALE];
     view! {
         <Transition fallback=move || heads
-            .map(|head| card(head, None, view! { <p class="muted">"Loading…"</p> }.into_any()))
+            .map(|head| card(head, None, view! { <p class="muted">"Loading…"</p> }.erase()))
             .collect_view()>
             {move || Suspend::new(async move {
                 let answer = overview.await;
                 build_view_next().await;
                 match answer {
                     Err(e) => heads
-                        .map(|head| card(head, None, view! { <LoadError error=e.clone()/> }.into_any()))
+                        .map(|head| card(head, None, view! { <LoadError error=e.clone()/> }.erase()))
                         .collect_view()
-                        .into_any(),
+                        .erase(),
                     Ok(o) => {
                         let [lhc, lms, gslb, autoscale] =
                             heads.map(|head| o.activity_of(head.engine.as_str()));
@@ -95,7 +96,7 @@ pub fn EngineCards(overview: OverviewAnswer) -> impl IntoView {
                             card(&GSLB, gslb, gslb_body(o.gslb.clone())),
                             card(&AUTOSCALE, autoscale, autoscale_body(o.autoscale.clone())),
                         )
-                            .into_any()
+                            .erase()
                     }
                 }
             })}
@@ -125,7 +126,7 @@ fn lhc_body(l: LhcSummary) -> AnyView {
             <p class="muted small">{format!("VDAs: {} on cloud · {} on a secondary broker · {} unregistered",
                 thousands(l.on_cloud), thousands(l.on_secondary), thousands(l.unregistered))}</p>
             {if l.worst.is_empty() {
-                view! { <p id="lhc-card-ok" class="muted small">"Every resource location is Working Normally, its VDAs registered and ready for an outage."</p> }.into_any()
+                view! { <p id="lhc-card-ok" class="muted small">"Every resource location is Working Normally, its VDAs registered and ready for an outage."</p> }.erase()
             } else {
                 view! {
                     <ul class="rl-card" id="lhc-card">
@@ -138,11 +139,11 @@ fn lhc_body(l: LhcSummary) -> AnyView {
                             </li>
                         }).collect_view()}
                     </ul>
-                }.into_any()
+                }.erase()
             }}
             {more_link(shown, l.needing_a_look, "/lhc?sort=state")}
         }
-        .into_any()
+        .erase()
     }
 }
 
@@ -175,7 +176,7 @@ fn lms_body(f: LmsSummary) -> AnyView {
                 <p class="muted small">{if f.black_hole_fix { "Black-hole fix on" } else { "Black-hole fix OFF" }}</p>
             </div>
         }
-        .into_any()
+        .erase()
     }
 }
 
@@ -189,7 +190,7 @@ fn gslb_body(t: GslbSummary) -> AnyView {
                 <p>{format!("{} of {} parents up · {} children, {} adopted, {} orphaned · {} DNS answers",
                     t.parents_up, t.parents_total, thousands(t.children_total.into()), t.children_adopted, t.children_orphaned, thousands(t.dns_answered))}</p>
                 {if t.worst.is_empty() {
-                    view! { <p id="gslb-card-ok" class="muted small">"Every site is up, under its configured parent."</p> }.into_any()
+                    view! { <p id="gslb-card-ok" class="muted small">"Every site is up, under its configured parent."</p> }.erase()
                 } else {
                     view! {
                         <ul class="rl-card" id="gslb-worst">
@@ -201,12 +202,12 @@ fn gslb_body(t: GslbSummary) -> AnyView {
                                 </li>
                             }).collect_view()}
                         </ul>
-                    }.into_any()
+                    }.erase()
                 }}
                 {more_link(shown, t.needing_a_look, "/gslb#site-table")}
             </div>
         }
-        .into_any()
+        .erase()
     }
 }
 
@@ -233,15 +234,15 @@ fn autoscale_body(summary: AutoscaleSummary) -> AnyView {
                 {more_link(shown, summary.needing_a_look, "/autoscale#group-table")}
                 <p class="small">"Last decision: "
                     {match summary.last_decision {
-                        None => view! { <span class="muted">"none yet"</span> }.into_any(),
+                        None => view! { <span class="muted">"none yet"</span> }.erase(),
                         Some((name, d)) => view! {
                             <span data-col="last-decision">{format!("{} {} in {} at {}", name, decision_label(&d.kind), d.zone, sim_time(d.at_ms))}</span>
                             <span class="muted">{format!(" — {}", d.reason)}</span>
-                        }.into_any(),
+                        }.erase(),
                     }}
                 </p>
             </div>
         }
-        .into_any()
+        .erase()
     }
 }

@@ -5,11 +5,13 @@ use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::answer::answer;
 use crate::api::admin::{
     list_users, AddUser, DeleteUser, ResetUserPassword, SetUserDisabled, SetUserRole,
 };
 use crate::components::layout::user_allows;
 use crate::components::page_help::PageHelp;
+use crate::erase::Erase;
 use crate::model::UserView;
 use crate::pages::{action_error, LoadError};
 
@@ -24,9 +26,9 @@ pub fn UsersPage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 if user_allows(Role::Admin).await {
-                    view! { <AdminBody/> }.into_any()
+                    view! { <AdminBody/> }.erase()
                 } else {
-                    view! { <p class="error" id="not-admin">"Managing users is for admins: your role does not allow it."</p> }.into_any()
+                    view! { <p class="error" id="not-admin">"Managing users is for admins: your role does not allow it."</p> }.erase()
                 }
             })}
         </Transition>
@@ -49,7 +51,7 @@ fn AdminBody() -> impl IntoView {
         disable,
         delete,
     } = actions;
-    let users = Resource::new(
+    let users = answer(
         move || {
             (
                 add.version().get(),
@@ -93,8 +95,8 @@ fn AdminBody() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match users.await {
-                    Err(e) => view! { <LoadError error=e/> }.into_any(),
-                    Ok(list) => view! { <UserTable list actions role_options/> }.into_any(),
+                    Err(e) => view! { <LoadError error=e/> }.erase(),
+                    Ok(list) => view! { <UserTable list actions role_options/> }.erase(),
                 }
             })}
         </Transition>
