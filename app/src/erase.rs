@@ -1,14 +1,14 @@
 //! Type-erased views that hydrate in place: [`Erase::erase`], the console's `into_any()`.
 //!
 //! The browser hydrates a page asynchronously: its section's code is a module of its own
-//! (`routes`), which the router awaits before it hydrates the page. The framework's
+//! ([`crate::routes`]), which the router awaits before it hydrates the page. The framework's
 //! asynchronous hydration is compiled per view *type*, and an erased view ([`AnyView`]) keeps a
 //! pointer to it for the type it erases, so every `into_any()` compiled that path for the
 //! whole subtree below it: a fifth of the browser bundle's code, for a path that does nothing
-//! asynchronous below the section's boundary. [`Erase::erase`] wraps the view in [`InPlace`]
-//! before erasing it: its asynchronous hydration is the synchronous one, ready at once, so
-//! only the synchronous path is compiled below it. What the page does, on the server and in the
-//! browser, is the same as with `into_any()`.
+//! asynchronous below the section's boundary. [`Erase::erase`] wraps the view in `InPlace`
+//! (browser build only) before erasing it: its asynchronous hydration is the synchronous one,
+//! ready at once, so only the synchronous path is compiled below it. What the page does, on the
+//! server and in the browser, is the same as with `into_any()`.
 
 use leptos::children::ToChildren;
 use leptos::prelude::*;
@@ -49,7 +49,7 @@ impl ErasedChildren {
 impl<F, C> ToChildren<F> for ErasedChildren
 where
     F: FnOnce() -> C + Send + 'static,
-    C: RenderHtml + Send + 'static,
+    C: RenderHtml + 'static,
 {
     fn to_children(children: F) -> Self {
         Self(Box::new(move || children().erase()))

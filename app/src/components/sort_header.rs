@@ -2,8 +2,9 @@
 //! `aria-sort` of the column in force. The lists sort on the server; the link only changes
 //! the page's URL (`sort`, `desc` or the table's own names for them).
 
-use crate::erase::Erase;
 use leptos::prelude::*;
+
+use crate::erase::Erase;
 
 /// How a table is sorted now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
