@@ -45,3 +45,25 @@ test("the sign-in page names no section's modules", async ({ page }) => {
   expect(wasm.length).toBe(1);
   expect(wasm[0]).toContain("/switchyard_bg.wasm");
 });
+
+// The server writes each answer a page shows into the page (its hydration data,
+// app/src/answer.rs); hydrating reads them back instead of asking the server again. A page
+// whose data did not read back would still show, after a second round of requests: count them.
+test("a page hydrates from the answers written into it, asking the server for none again", async ({ page }) => {
+  await signIn(page, "viewer");
+  // No live stream, so no event makes a page load anything again while it is watched.
+  await page.route("**/api/stream", (route) => route.abort());
+  for (const path of pages) {
+    const asked: string[] = [];
+    const onRequest = (request: { url(): string; method(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/api/") && url.pathname !== "/api/stream") asked.push(`${request.method()} ${url.pathname}`);
+    };
+    page.on("request", onRequest);
+    await page.goto(path);
+    await hydrated(page);
+    await page.waitForTimeout(500);
+    page.off("request", onRequest);
+    expect(asked, `${path}: server functions asked after hydration`).toEqual([]);
+  }
+});
