@@ -12,7 +12,9 @@ use axum::routing::get;
 use axum::Router;
 use leptos::config::LeptosOptions;
 use leptos::prelude::provide_context;
-use leptos_axum::{generate_route_list, handle_server_fns_with_context, LeptosRoutes};
+use leptos_axum::{
+    generate_route_list, handle_server_fns_with_context, AxumRouteListing, LeptosRoutes,
+};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use services::Services;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
@@ -42,6 +44,16 @@ pub fn prometheus() -> PrometheusHandle {
             handle
         })
         .clone()
+}
+
+/// The application's routes, listed once per process. Listing them renders the whole app
+/// with resource loads suppressed by a switch the framework keeps for the whole process: a
+/// resource first asked for by a page rendering at that moment waits forever (its page never
+/// ends). Listed once, before the first router exists, no page can render meanwhile, however
+/// many routers a process builds (the tests build one each, in parallel).
+fn routes() -> Vec<AxumRouteListing> {
+    static ROUTES: OnceLock<Vec<AxumRouteListing>> = OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(App)).clone()
 }
 
 /// Leptos options for a site root (the bundle's folder read from the site, [`bundle`]).
@@ -107,7 +119,7 @@ pub async fn build_with(
             SESSION_IDLE_HOURS,
         )));
 
-    let routes = generate_route_list(App);
+    let routes = routes();
     let state = ServerState {
         render: page_renderer(routes.clone(), services.clone(), leptos_options.clone()),
         services,

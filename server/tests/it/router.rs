@@ -985,3 +985,38 @@ async fn a_disabled_user_is_signed_out_and_cannot_sign_in_until_enabled() {
         "{actions:?}"
     );
 }
+
+/// Listing the application's routes runs the whole app once with resource loads suppressed
+/// by a switch of the whole process; a resource first asked for at that moment waited
+/// forever. Routers are built while pages render (the tests build one each, in parallel):
+/// every page must still come whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_render_whole_while_another_router_is_built() {
+    let app = app().await;
+    let viewer = app.sign_in("viewer").await;
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let builder = {
+        let (services, done) = (app.services.clone(), done.clone());
+        tokio::spawn(async move {
+            let mut built = 0u32;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let options = server::router::leptos_options(
+                    "target/site",
+                    "127.0.0.1:0".parse().expect("addr"),
+                );
+                let _router = server::router::build(services.clone(), options)
+                    .await
+                    .expect("router");
+                built += 1;
+            }
+            built
+        })
+    };
+    for _ in 0..300 {
+        let html = app.page_html("/", Some(&viewer)).await;
+        assert!(html.contains("</html>"), "the page ends");
+    }
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let built = builder.await.expect("builder");
+    assert!(built > 0, "a router was built while the pages rendered");
+}

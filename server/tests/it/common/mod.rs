@@ -15,6 +15,11 @@ use tower::ServiceExt;
 
 pub const PASSWORD: &str = "test-password";
 
+/// The longest a test waits for a response, or for the rest of its body: a render that
+/// waits for something that never comes then fails the test, naming the request, instead of
+/// stalling the suite.
+pub const RESPONSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
 pub const SCENARIO: &str = r#"
 [scenario]
 name = "router test"
@@ -109,11 +114,13 @@ pub async fn app_with(scenario_text: &str) -> TestApp {
 }
 
 impl TestApp {
+    /// Sends `request` and returns the response once its head is there (the body may still
+    /// stream: the live stream's does not end).
     pub async fn send(&self, request: Request<Body>) -> Response<Body> {
-        self.router
-            .clone()
-            .oneshot(request)
+        let what = format!("{} {}", request.method(), request.uri());
+        tokio::time::timeout(RESPONSE_LIMIT, self.router.clone().oneshot(request))
             .await
+            .unwrap_or_else(|_| panic!("{what}: no response within {RESPONSE_LIMIT:?}"))
             .expect("response")
     }
 
@@ -140,7 +147,8 @@ impl TestApp {
 
     /// The HTML of page `path` with `&amp;` read back as `&`, so its links compare as URLs.
     pub async fn page_html(&self, path: &str, cookie: Option<&str>) -> String {
-        body_text(self.get(path, cookie).await)
+        let response = self.get(path, cookie).await;
+        read_body(response, &format!("GET {path}"))
             .await
             .replace("&amp;", "&")
     }
@@ -196,11 +204,16 @@ pub fn session_cookie(response: &Response<Body>) -> Option<String> {
     set_cookie(response).and_then(|v| v.split(';').next().map(str::to_owned))
 }
 
+/// The whole body of `response` as text (at most [`RESPONSE_LIMIT`] to its end).
 pub async fn body_text(response: Response<Body>) -> String {
-    let bytes = response
-        .into_body()
-        .collect()
+    read_body(response, "a response").await
+}
+
+/// The whole body of `response` (`what`, named if it does not end within the limit).
+async fn read_body(response: Response<Body>, what: &str) -> String {
+    let bytes = tokio::time::timeout(RESPONSE_LIMIT, response.into_body().collect())
         .await
+        .unwrap_or_else(|_| panic!("{what}: the body did not end within {RESPONSE_LIMIT:?}"))
         .expect("body")
         .to_bytes();
     String::from_utf8_lossy(&bytes).into_owned()
