@@ -33,7 +33,7 @@ pub fn AlertsPage() -> impl IntoView {
     // acknowledgement.
     let counts = Memo::new(move |_| live.clock.get().map(|c| c.alerts));
     let ack = ServerAction::<AcknowledgeAlert>::new();
-    let answer = answer(
+    let page = answer(
         move || (page_no.get(), counts.get(), ack.version().get()),
         |(page, _, _)| alerts(Some(page)),
     );
@@ -48,7 +48,7 @@ pub fn AlertsPage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let can_ack = user_allows(Role::Operator).await;
-                match answer.await {
+                match page.await {
                     Err(e) => view! { <LoadError error=e/> }.erase(),
                     Ok(p) => view! {
                         <section class="card">
