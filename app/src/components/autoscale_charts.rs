@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use engine::autoscale::chart::{MetricSeries, Timeline};
 
 use crate::components::chart_frame::ChartFrame;
+use crate::components::svg_path;
 use crate::erase::Erase;
 use crate::model::autoscale::{metric_name, metric_unit};
 use crate::model::autoscale_groups::STATE_KEYS;
@@ -172,15 +173,7 @@ pub fn TimelineChart(
         .enumerate()
         .map(|(i, (s, top))| {
             let y = |v: f64| METRIC_H - (v.clamp(0.0, *top) / top) * (METRIC_H - 2.0 * BREACH_H) - BREACH_H;
-            let mut d = String::new();
-            for (m, v) in &s.points {
-                d.push_str(&format!(
-                    "{}{:.1},{:.1} ",
-                    if d.is_empty() { "M" } else { "L" },
-                    mid(*m),
-                    y(*v)
-                ));
-            }
+            let d = svg_path::line(s.points.iter().map(|(m, v)| (mid(*m), y(*v))));
             let class = format!("series-{}", i % SERIES);
             let name = metric_name(s.metric);
             view! {
@@ -201,17 +194,7 @@ pub fn TimelineChart(
     let ny = move |n: u32| {
         STRIP_TOP + STRIP_H - (f64::from(n) / f64::from(node_top)) * (STRIP_H - 6.0) - 3.0
     };
-    let mut node_path = String::new();
-    for (m, n) in &nodes {
-        if node_path.is_empty() {
-            node_path.push_str(&format!("M{:.1},{:.1}", x(*m), ny(*n)));
-        } else {
-            node_path.push_str(&format!(" H{:.1} V{:.1}", x(*m), ny(*n)));
-        }
-    }
-    if !node_path.is_empty() {
-        node_path.push_str(&format!(" H{WIDTH:.1}"));
-    }
+    let node_path = svg_path::steps(nodes.iter().map(|(m, n)| (x(*m), ny(*n))), WIDTH);
     let last_nodes = nodes.last().map_or(0, |n| n.1);
     let marks = markers
         .into_iter()

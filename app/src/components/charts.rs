@@ -6,6 +6,7 @@ use engine::lhc::HaState;
 use leptos::prelude::*;
 
 use crate::components::chart_frame::ChartFrame;
+use crate::components::svg_path;
 use crate::model::axis::{group_thousands, nice_top};
 use crate::model::step_series::{at_instant, in_window};
 use engine::lhc::series::{RegistrationPoint, StatePoint};
@@ -72,18 +73,7 @@ pub fn RegistrationChart(
     let top = nice_top(f64::from(highest));
     let y = move |v: u32| height * (1.0 - f64::from(v) / top);
     let line = |pick: fn(&RegistrationPoint) -> u32| {
-        let mut d = String::new();
-        for p in &shown {
-            if d.is_empty() {
-                d.push_str(&format!("M{:.1},{:.1}", x(p.t_ms), y(pick(p))));
-            } else {
-                d.push_str(&format!(" H{:.1} V{:.1}", x(p.t_ms), y(pick(p))));
-            }
-        }
-        if !d.is_empty() {
-            d.push_str(&format!(" H{WIDTH:.1}"));
-        }
-        d
+        svg_path::steps(shown.iter().map(|p| (x(p.t_ms), y(pick(p)))), WIDTH)
     };
     let cloud = line(|p| p.cloud);
     let secondary = line(|p| p.secondary);

@@ -7,6 +7,7 @@ use engine::lms::views::AbRun;
 use leptos::prelude::*;
 
 use crate::components::chart_frame::{ChartFrame, TimeAxis};
+use crate::components::svg_path;
 use crate::model::axis::group_thousands;
 use crate::model::step_series::{at_instant, in_window};
 use engine::lms::series::{contributions, LoadSample};
@@ -86,25 +87,25 @@ pub fn StackedLoadChart(
         })
         .collect();
     // Steps: a sample holds until the next one, the last one until now.
-    let xs: Vec<f64> = stacks.iter().map(|(t, _)| x(*t)).collect();
     let areas: Vec<(char, String)> = codes
         .iter()
         .enumerate()
         .map(|(i, code)| {
-            let top: Vec<f64> = stacks.iter().map(|(_, c)| y(c[i].1)).collect();
+            let top: Vec<(f64, f64)> = stacks.iter().map(|(t, c)| (x(*t), y(c[i].1))).collect();
             let bottom: Vec<f64> = stacks
                 .iter()
                 .map(|(_, c)| y(if i == 0 { 0.0 } else { c[i - 1].1 }))
                 .collect();
-            (*code, step_area(&xs, &top, &bottom))
+            (*code, svg_path::step_area(&top, &bottom, WIDTH))
         })
         .collect();
     let line = |pick: &dyn Fn(&LoadSample) -> Option<u32>| {
-        let points: Vec<(f64, f64)> = samples
-            .iter()
-            .filter_map(|s| pick(s).map(|v| (x(s.t_ms), y(f64::from(v)))))
-            .collect();
-        step_line(&points)
+        svg_path::steps(
+            samples
+                .iter()
+                .filter_map(|s| pick(s).map(|v| (x(s.t_ms), y(f64::from(v))))),
+            WIDTH,
+        )
     };
     let index = line(&|s| Some(s.load));
     let dc = line(&|s| s.dc_load);
@@ -147,38 +148,6 @@ pub fn StackedLoadChart(
     }
 }
 
-/// An SVG path of steps through `points`, held to the right edge.
-fn step_line(points: &[(f64, f64)]) -> String {
-    let mut d = String::new();
-    for (px, py) in points {
-        if d.is_empty() {
-            d.push_str(&format!("M{px:.1},{py:.1}"));
-        } else {
-            d.push_str(&format!(" H{px:.1} V{py:.1}"));
-        }
-    }
-    if !d.is_empty() {
-        d.push_str(&format!(" H{WIDTH:.1}"));
-    }
-    d
-}
-
-/// A closed SVG path between two step lines sharing the same x positions.
-fn step_area(xs: &[f64], top: &[f64], bottom: &[f64]) -> String {
-    let upper: Vec<(f64, f64)> = xs.iter().copied().zip(top.iter().copied()).collect();
-    let mut d = step_line(&upper);
-    if d.is_empty() {
-        return d;
-    }
-    // Back along the bottom edge, right to left.
-    let n = xs.len();
-    for j in (0..n).rev() {
-        d.push_str(&format!(" V{:.1} H{:.1}", bottom[j], xs[j]));
-    }
-    d.push_str(" Z");
-    d
-}
-
 /// The highest session count of any server in either run: the one scale both sides of the
 /// A/B are drawn on.
 pub fn sessions_top(runs: &[&AbRun]) -> u32 {
@@ -203,16 +172,11 @@ pub fn SessionLines(run: AbRun, rebooted: String, top: u32) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(i, host)| {
-            let mut d = String::new();
-            for p in &run.series {
-                let v = p.sessions.get(i).copied().unwrap_or(0);
-                d.push_str(&format!(
-                    "{}{:.1},{:.1} ",
-                    if d.is_empty() { "M" } else { "L" },
-                    x(p.t_ms),
-                    y(v)
-                ));
-            }
+            let d = svg_path::line(
+                run.series
+                    .iter()
+                    .map(|p| (x(p.t_ms), y(p.sessions.get(i).copied().unwrap_or(0)))),
+            );
             (host.clone(), d, host.eq_ignore_ascii_case(&rebooted))
         })
         .collect();

@@ -24,6 +24,7 @@ pub mod section_preloads;
 pub mod section_tabs;
 pub mod sort_header;
 pub mod sparkline;
+pub mod svg_path;
 pub mod tiles;
 pub mod time_bar;
 pub mod time_range;

@@ -1,5 +1,7 @@
 //! An engine's recent changes for the overview's sparklines, and the shape of the line.
 
+use std::fmt::Write;
+
 use serde::{Deserialize, Serialize};
 
 use crate::format::Tenths;
@@ -66,16 +68,15 @@ pub fn sparkline_points(counts: &[u32], width: f64, height: f64) -> String {
     } else {
         0.0
     };
-    counts
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let x = i as f64 * step;
-            let y = height - 1.0 - (f64::from(*c) / peak) * (height - 2.0);
-            format!("{},{}", Tenths(x), Tenths(y))
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut points = String::with_capacity(counts.len() * 10);
+    for (i, c) in counts.iter().enumerate() {
+        let x = i as f64 * step;
+        let y = height - 1.0 - (f64::from(*c) / peak) * (height - 2.0);
+        let gap = if i == 0 { "" } else { " " };
+        // Writing into a `String` cannot fail.
+        let _ = write!(points, "{gap}{},{}", Tenths(x), Tenths(y));
+    }
+    points
 }
 
 #[cfg(test)]
