@@ -50,7 +50,8 @@ pub fn prometheus() -> PrometheusHandle {
 /// with resource loads suppressed by a switch the framework keeps for the whole process: a
 /// resource first asked for by a page rendering at that moment waits forever (its page never
 /// ends). Listed once, before the first router exists, no page can render meanwhile, however
-/// many routers a process builds (the tests build one each, in parallel).
+/// many routers a process builds (the tests build one each, in parallel). Reported to the
+/// framework as leptos-rs/leptos#4773.
 fn routes() -> Vec<AxumRouteListing> {
     static ROUTES: OnceLock<Vec<AxumRouteListing>> = OnceLock::new();
     ROUTES.get_or_init(|| generate_route_list(App)).clone()
