@@ -7,9 +7,8 @@ use axum::http::{header, Request, StatusCode};
 use axum::Router;
 use server::bundle::{bundle_name, pkg_dir, IMMUTABLE, MANIFEST};
 use server::router::{build, leptos_options};
-use tower::ServiceExt;
 
-use crate::common::{app, body_text, TestApp};
+use crate::common::{app, body_text, send_to, TestApp};
 
 const NAME: &str = "switchyard-0123456789abcdef";
 
@@ -85,11 +84,7 @@ async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
     };
 
     // The sign-in page links the bundle in its hashed folder.
-    let page = router
-        .clone()
-        .oneshot(get("/login", "identity"))
-        .await
-        .expect("page");
+    let page = send_to(&router, get("/login", "identity")).await;
     assert_eq!(page.status(), StatusCode::OK);
     let html = body_text(page).await;
     for file in ["switchyard.js", "switchyard_bg.wasm", "switchyard.css"] {
@@ -105,11 +100,7 @@ async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
     ];
     for file in FILES {
         for (accepts, encoding, body) in cases {
-            let response = router
-                .clone()
-                .oneshot(get(&format!("/pkg/{NAME}/{file}"), accepts))
-                .await
-                .expect("file");
+            let response = send_to(&router, get(&format!("/pkg/{NAME}/{file}"), accepts)).await;
             assert_eq!(response.status(), StatusCode::OK, "{file} {accepts}");
             assert_eq!(
                 response
@@ -135,21 +126,13 @@ async fn pages_link_the_hashed_bundle_and_its_files_are_cached_for_a_year() {
     }
 
     // A missing file is not cached.
-    let missing = router
-        .clone()
-        .oneshot(get(&format!("/pkg/{NAME}/old.js"), "gzip"))
-        .await
-        .expect("missing");
+    let missing = send_to(&router, get(&format!("/pkg/{NAME}/old.js"), "gzip")).await;
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
     assert!(missing.headers().get(header::CACHE_CONTROL).is_none());
 
     // Pages are compressed for browsers that accept it.
     for (accepts, want) in [("br", "br"), ("gzip", "gzip")] {
-        let page = router
-            .clone()
-            .oneshot(get("/login", accepts))
-            .await
-            .expect("page");
+        let page = send_to(&router, get("/login", accepts)).await;
         assert_eq!(
             page.headers()
                 .get(header::CONTENT_ENCODING)
@@ -210,7 +193,7 @@ async fn each_page_preloads_its_own_sections_modules_once_under_concurrent_reque
                 .body(Body::empty())
                 .expect("request");
             renders.spawn(async move {
-                let response = router.oneshot(request).await.expect("page");
+                let response = send_to(&router, request).await;
                 assert_eq!(response.status(), StatusCode::OK, "{path}");
                 (path, modules, body_text(response).await)
             });

@@ -743,7 +743,6 @@ async fn the_session_cookie_is_secure_when_asked() {
     use axum::http::Request;
     use server::origin::Origins;
     use server::router::{build_with, leptos_options, WebSettings};
-    use tower::ServiceExt;
     let app = app().await;
     let addr = "127.0.0.1:0".parse().expect("addr");
     for secure in [false, true] {
@@ -763,7 +762,7 @@ async fn the_session_cookie_is_secure_when_asked() {
             .header("content-type", "application/x-www-form-urlencoded")
             .body(Body::from("username=viewer&password=test-password"))
             .expect("request");
-        let response = router.oneshot(login).await.expect("response");
+        let response = crate::common::send_to(&router, login).await;
         let cookie = set_cookie(&response).expect("signed in");
         assert_eq!(cookie.contains("; Secure"), secure, "{cookie}");
         assert!(

@@ -117,11 +117,7 @@ impl TestApp {
     /// Sends `request` and returns the response once its head is there (the body may still
     /// stream: the live stream's does not end).
     pub async fn send(&self, request: Request<Body>) -> Response<Body> {
-        let what = format!("{} {}", request.method(), request.uri());
-        tokio::time::timeout(RESPONSE_LIMIT, self.router.clone().oneshot(request))
-            .await
-            .unwrap_or_else(|_| panic!("{what}: no response within {RESPONSE_LIMIT:?}"))
-            .expect("response")
+        send_to(&self.router, request).await
     }
 
     /// POSTs a form to a server function, with the session cookie if any.
@@ -186,6 +182,16 @@ impl TestApp {
         );
         session_cookie(&response).expect("session cookie")
     }
+}
+
+/// Sends `request` to `router` and returns the response once its head is there, at most
+/// [`RESPONSE_LIMIT`] later (the body may still stream).
+pub async fn send_to(router: &Router, request: Request<Body>) -> Response<Body> {
+    let what = format!("{} {}", request.method(), request.uri());
+    tokio::time::timeout(RESPONSE_LIMIT, router.clone().oneshot(request))
+        .await
+        .unwrap_or_else(|_| panic!("{what}: no response within {RESPONSE_LIMIT:?}"))
+        .expect("response")
 }
 
 /// The full `Set-Cookie` value of the session cookie.
