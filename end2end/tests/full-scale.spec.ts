@@ -127,9 +127,15 @@ test("a GSLB parent is expanded and an adopted child found", async ({ page }) =>
   const natural = Number(await graph.getAttribute("width"));
   const frameWidth = await frame.evaluate((el) => el.clientWidth);
   expect(natural).toBeGreaterThan(frameWidth);
+  // A person wheels again when the first turn goes to the page (Chromium scrolls on its
+  // compositor, which may not have the frame as a scroller yet just after a render).
   await frame.hover();
-  await page.mouse.wheel(600, 0);
-  await expect.poll(() => frame.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  await expect
+    .poll(async () => {
+      await page.mouse.wheel(600, 0);
+      return frame.evaluate((el) => el.scrollLeft);
+    })
+    .toBeGreaterThan(0);
   const zoom = page.locator(".topology-zoom").first();
   await zoom.getByRole("button", { name: "Zoom out" }).click();
   await expect.poll(async () => Math.abs(Number(await graph.getAttribute("width")) - natural * 0.75)).toBeLessThanOrEqual(1);
