@@ -1,7 +1,7 @@
 //! Router tests with `oneshot` on a temp SQLite file: sign-in, the gate, roles, audit, export,
 //! health and metrics.
 
-use crate::common::{app, body_text, set_cookie, PASSWORD};
+use crate::common::{app, body_text, send_to, set_cookie, PASSWORD};
 use axum::http::{header, StatusCode};
 use engine::Speed;
 
@@ -762,7 +762,7 @@ async fn the_session_cookie_is_secure_when_asked() {
             .header("content-type", "application/x-www-form-urlencoded")
             .body(Body::from("username=viewer&password=test-password"))
             .expect("request");
-        let response = crate::common::send_to(&router, login).await;
+        let response = send_to(&router, login).await;
         let cookie = set_cookie(&response).expect("signed in");
         assert_eq!(cookie.contains("; Secure"), secure, "{cookie}");
         assert!(
