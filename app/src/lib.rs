@@ -57,7 +57,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="stylesheet" href=stylesheet/>
-                <HydrationScripts options=options.clone()/>
+                <HydrationScripts options=options.clone() islands=true islands_router=true/>
                 <SectionPreloads options/>
                 <MetaTags/>
             </head>
@@ -114,5 +114,5 @@ pub fn App() -> impl IntoView {
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_lazy(App);
+    leptos::mount::hydrate_islands();
 }

@@ -52,8 +52,8 @@ macro_rules! lazy_section {
 
         /// Shows one page of the section in the layout; in the browser, its code is fetched the
         /// first time.
-        #[lazy]
-        fn $show(page: $section) -> AnyView {
+        #[allow(clippy::unused_async, reason = "the route awaits it")]
+        async fn $show(page: $section) -> AnyView {
             match page {
                 $($section::$route => view! { <Layout><$page/></Layout> }.erase(),)*
             }
@@ -76,8 +76,7 @@ macro_rules! lazy_section {
                 // above is ready at once (a view still loading would not match the page the
                 // server sent).
                 async fn preload() {
-                    #[cfg(feature = "hydrate")]
-                    $preload().await;
+
                 }
             }
         )*

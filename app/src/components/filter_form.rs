@@ -6,7 +6,6 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use crate::erase::ErasedChildren;
 
 /// The query string of a form's fields without the empty ones (`a=1&b=&c=2` → `a=1&c=2`).
 pub fn without_empty_fields(query: &str) -> String {
@@ -29,17 +28,12 @@ pub fn kept_filters(query: &leptos_router::params::ParamsMap, keys: &[&str]) -> 
 }
 
 /// A filters form submitted by `GET` to the current page.
-#[component]
+#[island]
 pub fn FilterForm(
-    /// The form's id.
-    id: &'static str,
-    /// The form's classes.
-    class: &'static str,
-    /// The fields and the submit button.
-    children: ErasedChildren,
+    #[prop(into)] id: String,
+    #[prop(into)] class: String,
+    children: Children,
 ) -> impl IntoView {
-    #[cfg(feature = "hydrate")]
-    let navigate = leptos_router::hooks::use_navigate();
     let submit = move |ev: leptos::ev::SubmitEvent| {
         #[cfg(feature = "hydrate")]
         {
@@ -64,20 +58,18 @@ pub fn FilterForm(
             } else {
                 format!("{path}?{query}")
             };
-            navigate(&url, Default::default());
+            crate::components::live::navigate_to(&url);
         }
         #[cfg(not(feature = "hydrate"))]
         let _ = ev;
     };
     view! {
         <form method="get" action="" id=id class=class on:submit=submit>
-            {children.view()}
+            {children()}
         </form>
     }
 }
 
-/// The sort of the list a filters form belongs to, kept as hidden fields (`sort`, `desc`):
-/// filtering keeps the column and direction the table is sorted by.
 #[component]
 pub fn KeptSort() -> impl IntoView {
     let query = use_query_map();

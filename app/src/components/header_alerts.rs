@@ -8,7 +8,7 @@ use crate::ids;
 use crate::model::alerts::AlertCountsView;
 
 /// The header's alert badge: `first` as the page was rendered with, then the live stream's.
-#[component]
+#[island]
 pub fn HeaderAlerts(first: AlertCountsView) -> impl IntoView {
     let live = use_live();
     let counts = Memo::new(move |_| live.clock.with(|c| c.as_ref().map_or(first, |c| c.alerts)));

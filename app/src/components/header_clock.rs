@@ -32,7 +32,7 @@ pub fn use_clock_status() -> Answer<ClockView> {
 
 /// The header's clock: `first` as the page was rendered with, then the live stream's; for an
 /// operator (`can_drive`) a speed control.
-#[component]
+#[island]
 pub fn HeaderClock(first: ClockView, can_drive: bool) -> impl IntoView {
     let live = use_live();
     // A memo, so that each read borrows the clock instead of copying it.

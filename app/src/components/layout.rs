@@ -137,32 +137,13 @@ pub fn Layout(children: ErasedChildren) -> impl IntoView {
     let clock = use_clock_status();
     connect_live();
     let logout = ServerAction::<Logout>::new();
-    // The nav bar folds behind a menu button on a narrow screen (style/main.css); a click on a
-    // link folds it again.
-    let menu_open = RwSignal::new(false);
-
-    #[cfg(feature = "hydrate")]
-    Effect::new(move |_| {
-        if let Some(body) = document().body() {
-            // Browser tests wait for this before clicking.
-            let _ = body.set_attribute(ids::HYDRATED_ATTR, "true");
-        }
-    });
 
     view! {
         <a class="skip-link" href="#content" rel="external" on:click=skip_to_content>"Skip to content"</a>
-        <header class="topbar" class:open=move || menu_open.get()>
+        <header class="topbar">
             <a class="brand" href="/">"Switchyard"</a>
-            <button
-                type="button"
-                class="menu-button"
-                aria-controls="mainnav"
-                aria-expanded=move || if menu_open.get() { "true" } else { "false" }
-                on:click=move |_| menu_open.update(|open| *open = !*open)
-            >
-                "Menu"
-            </button>
-            <nav id="mainnav" class="mainnav" aria-label="Sections" on:click=move |_| menu_open.set(false)>
+            <MenuButton/>
+            <nav id="mainnav" class="mainnav" aria-label="Sections">
                 {NAV
                     .iter()
                     .filter(|item| item.needs == Role::Viewer)
@@ -212,5 +193,45 @@ pub fn Layout(children: ErasedChildren) -> impl IntoView {
             <TimeBar/>
             {children.view()}
         </main>
+        <Hydrated/>
     }
+}
+
+/// The phone's menu button: it opens and folds the nav bar (`open` on the header, which
+/// style/main.css shows); a page read through the islands router comes with it folded.
+#[island]
+fn MenuButton() -> impl IntoView {
+    let toggle = move |ev: leptos::ev::MouseEvent| {
+        #[cfg(feature = "hydrate")]
+        {
+            use wasm_bindgen::JsCast;
+            let button = ev
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+            let header = button.as_ref().and_then(|b| b.closest("header").ok().flatten());
+            if let (Some(button), Some(header)) = (button, header) {
+                let open = header.class_list().toggle("open").unwrap_or(false);
+                let _ = button.set_attribute("aria-expanded", if open { "true" } else { "false" });
+            }
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = ev;
+    };
+    view! {
+        <button type="button" class="menu-button" aria-controls="mainnav" aria-expanded="false" on:click=toggle>
+            "Menu"
+        </button>
+    }
+}
+
+/// The last island of every page: once it is hydrated, so are the others (they hydrate in
+/// the page's order), and `<body>` says so (browser tests wait for it before clicking).
+#[island]
+fn Hydrated() -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        if let Some(body) = document().body() {
+            let _ = body.set_attribute(ids::HYDRATED_ATTR, "true");
+        }
+    });
 }

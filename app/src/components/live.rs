@@ -53,27 +53,63 @@ pub fn provide_live() -> Live {
     live
 }
 
-/// The tab's live signals ([`provide_live`]); a detached set when there is none (a component
-/// rendered alone).
+/// The tab's live signals: in the browser one set per tab, whose stream opens the first time
+/// an island asks for it; on the server the context's ([`provide_live`]), or a detached set.
 pub fn use_live() -> Live {
-    use_context::<Live>().unwrap_or_else(|| Live {
+    #[cfg(feature = "hydrate")]
+    {
+        browser::tab_live()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        use_context::<Live>().unwrap_or_else(detached)
+    }
+}
+
+/// A set of live signals fed by nothing.
+fn detached() -> Live {
+    Live {
         clock: RwSignal::new(None),
         events: RwSignal::new(Vec::new()),
         received: RwSignal::new(0),
         changed: RwSignal::new((0, Vec::new())),
         connected: RwSignal::new(false),
         holds: RwSignal::new(0),
-    })
+    }
 }
 
-/// Opens the tab's stream unless it is open already (the page layout calls it, so the sign-in
-/// page does not ask for a stream it may not read). Browser only.
-pub fn connect_live() {
+/// Kept for the pages that still call it: in the browser the stream opens with the first
+/// [`use_live`].
+pub fn connect_live() {}
+
+/// Re-reads the page from the server when the live stream says `engine` changed (at most once
+/// per [`LIVE_REFRESH_GAP_MS`]); the framework's islands router diffs the new page into the
+/// one shown, so what a person is typing, the scroll and the islands' state stay. Nothing
+/// happens while the page shows the past (`past`).
+#[island]
+pub fn LiveRefresh(#[prop(into)] engine: String, past: bool) -> impl IntoView {
     #[cfg(feature = "hydrate")]
-    {
-        let live = use_live();
-        Effect::new(move |_| browser::connect(live));
+    if !past {
+        let tick = refresh_ticks(engine, false);
+        Effect::new(move |prev: Option<u64>| {
+            let now = tick.get();
+            if prev.is_some_and(|p| p != now) {
+                browser::reload_in_place();
+            }
+            now
+        });
     }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (engine, past);
+}
+
+/// Goes to `url` (path and query) as a link click would: through the islands router, which
+/// reads the page from the server and diffs it in, adding a history entry.
+pub fn navigate_to(url: &str) {
+    #[cfg(feature = "hydrate")]
+    browser::navigate_to(url);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = url;
 }
 
 /// Fewest wall milliseconds between two refreshes driven by the stream.
@@ -96,11 +132,17 @@ pub fn changes_engine(event: &EventRow, engine: &str) -> bool {
 /// the estate changed, instead of every few seconds. It stands still while the page shows
 /// the past (`?at=`).
 pub fn use_live_refresh(engine: &'static str) -> ReadSignal<u64> {
+    let past = use_context::<Memo<crate::time_travel::AsOf>>()
+        .is_some_and(|p| p.get_untracked().is_past());
+    refresh_ticks(engine.to_owned(), past)
+}
+
+/// [`use_live_refresh`]'s counter for `engine`; it stands still when `past`.
+fn refresh_ticks(engine: String, past: bool) -> ReadSignal<u64> {
     let (tick, set_tick) = signal(0u64);
     #[cfg(feature = "hydrate")]
     {
         let live = use_live();
-        let past = use_context::<Memo<crate::time_travel::AsOf>>();
         let seen = StoredValue::new(live.received.get_untracked());
         let seen_changed = StoredValue::new(live.changed.with_untracked(|c| c.0));
         let last_refresh = StoredValue::new(0f64);
@@ -113,16 +155,16 @@ pub fn use_live_refresh(engine: &'static str) -> ReadSignal<u64> {
             let (changes, named) = live.changed.get();
             let new = received.saturating_sub(seen.get_value()) as usize;
             // Changes of this engine among the events the server skipped.
-            let skipped = changes != seen_changed.get_value() && named.iter().any(|e| e == engine);
+            let skipped = changes != seen_changed.get_value() && named.iter().any(|e| *e == engine);
             seen.set_value(received);
             seen_changed.set_value(changes);
-            if past.is_some_and(|p| p.get_untracked().is_past()) {
+            if past {
                 return;
             }
             let relevant = skipped
                 || (new > 0
                     && live.events.with_untracked(|events| {
-                        events.iter().take(new).any(|e| changes_engine(e, engine))
+                        events.iter().take(new).any(|e| changes_engine(e, &engine))
                     }));
             if relevant {
                 deferred.set_value(true);
@@ -155,7 +197,7 @@ pub fn use_live_refresh(engine: &'static str) -> ReadSignal<u64> {
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (set_tick, engine);
+    let _ = (set_tick, engine, past);
     tick
 }
 
@@ -188,6 +230,37 @@ mod browser {
 
     thread_local! {
         static STREAM: std::cell::RefCell<Option<Stream>> = const { std::cell::RefCell::new(None) };
+    }
+
+    thread_local! {
+        static LIVE: std::cell::Cell<Option<Live>> = const { std::cell::Cell::new(None) };
+    }
+
+    /// The tab's live signals, created and connected the first time.
+    pub(super) fn tab_live() -> Live {
+        if let Some(live) = LIVE.with(std::cell::Cell::get) {
+            return live;
+        }
+        let live = super::detached();
+        LIVE.with(|cell| cell.set(Some(live)));
+        connect(live);
+        live
+    }
+
+    /// Reads the page shown again through the islands router (its `popstate` handler reads
+    /// the current address and diffs the answer in).
+    pub(super) fn reload_in_place() {
+        if let Ok(event) = web_sys::PopStateEvent::new("popstate") {
+            let _ = window().dispatch_event(&event);
+        }
+    }
+
+    /// A new history entry for `url`, then the islands router reads it.
+    pub(super) fn navigate_to(url: &str) {
+        if let Ok(history) = window().history() {
+            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+        }
+        reload_in_place();
     }
 
     pub(super) fn connect(live: Live) {
