@@ -6,7 +6,6 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-
 /// The query string of a form's fields without the empty ones (`a=1&b=&c=2` → `a=1&c=2`).
 pub fn without_empty_fields(query: &str) -> String {
     query

@@ -7,6 +7,7 @@ use leptos_router::components::A;
 
 use crate::answer::{answer, Answer};
 use crate::api::session::{whoami, Logout};
+use crate::components::behaviours::Behaviours;
 use crate::components::built_once::build_view_next;
 use crate::components::header_alerts::HeaderAlerts;
 use crate::components::header_clock::{provide_clock_status, use_clock_status, HeaderClock};
@@ -193,6 +194,7 @@ pub fn Layout(children: ErasedChildren) -> impl IntoView {
             <TimeBar/>
             {children.view()}
         </main>
+        <Behaviours/>
         <Hydrated/>
     }
 }
@@ -208,7 +210,9 @@ fn MenuButton() -> impl IntoView {
             let button = ev
                 .current_target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-            let header = button.as_ref().and_then(|b| b.closest("header").ok().flatten());
+            let header = button
+                .as_ref()
+                .and_then(|b| b.closest("header").ok().flatten());
             if let (Some(button), Some(header)) = (button, header) {
                 let open = header.class_list().toggle("open").unwrap_or(false);
                 let _ = button.set_attribute("aria-expanded", if open { "true" } else { "false" });

@@ -103,6 +103,13 @@ pub fn LiveRefresh(#[prop(into)] engine: String, past: bool) -> impl IntoView {
     let _ = (engine, past);
 }
 
+/// Reads the page shown again from the server and diffs it in (the islands router), as a
+/// live refresh does.
+pub fn reload_in_place() {
+    #[cfg(feature = "hydrate")]
+    browser::reload_in_place();
+}
+
 /// Goes to `url` (path and query) as a link click would: through the islands router, which
 /// reads the page from the server and diffs it in, adding a history entry.
 pub fn navigate_to(url: &str) {

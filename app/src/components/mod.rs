@@ -1,6 +1,8 @@
 //! Reusable pieces of pages.
 
+pub mod act;
 pub mod autoscale_charts;
+pub mod behaviours;
 pub mod built_once;
 pub mod chart_frame;
 pub mod charts;

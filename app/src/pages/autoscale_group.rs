@@ -13,6 +13,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use crate::api::autoscale::{
     autoscale_group, autoscale_groups, AutoscaleAct, AutoscaleActInput, WINDOW_RANGE,
 };
+use crate::components::act::Act;
 use crate::components::autoscale_charts::TimelineChart;
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
@@ -457,7 +458,7 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
                 confirm="Remove application"
                 consequence=format!("Remove the application from {n3}: its DNS records are unregistered and its IPSet deleted in every cluster; the clusters stop evaluating and go idle until it is deployed again.")
                 not_now=(!deployed).then(|| "The application is not deployed.".to_owned())
-                on_confirm=Callback::new(move |()| send(AutoscaleActInput { op: "app_remove".into(), group: n3.clone(), ..AutoscaleActInput::default() }))
+                act=Act::of(&AutoscaleAct { input: AutoscaleActInput { op: "app_remove".into(), group: n3.clone(), ..AutoscaleActInput::default() } })
             />
         </div>
     }

@@ -12,6 +12,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::answer::answer;
 use crate::api::gslb::{gslb_console, gslb_resolve, GslbAct};
+use crate::components::act::Act;
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
@@ -222,7 +223,7 @@ fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> imp
                                                     data_act="down"
                                                     confirm=format!("Take down {name}")
                                                     consequence
-                                                    on_confirm=Callback::new(move |()| power(site.clone(), false))
+                                                    act=Act::of(&GslbAct { input: GslbActInput { op: "site_down".into(), site: site.clone(), ..GslbActInput::default() } })
                                                 />
                                             }.erase()
                                         } else {

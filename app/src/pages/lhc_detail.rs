@@ -10,13 +10,14 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::answer::answer;
 use crate::api::lhc::{lhc_location, lhc_vdas, LhcAct, VDA_PAGE_SIZE};
+use crate::components::act::{Act, ActButton};
 use crate::components::charts::{RegistrationChart, StateBand};
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
 use crate::components::list_url::ListUrl;
-use crate::components::live::use_live_refresh;
+use crate::components::live::{use_live_refresh, LiveRefresh};
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
@@ -43,6 +44,7 @@ pub fn LhcDetailPage() -> impl IntoView {
     );
     view! {
         <Title text="Resource location"/>
+        <LiveRefresh engine="lhc" past=as_of.get_untracked().is_past()/>
         <p><a href=move || as_of.get().link("/lhc")>"← Resource locations"</a></p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || {
@@ -82,23 +84,15 @@ fn Detail(
     let (from_ms, to_ms) = range.window(now_ms);
     let rl_id = rl.id.clone();
     let forced = connectors.iter().filter(|c| c.forced_outage).count();
-    // An action on the whole resource location.
-    let act_on_rl = move |op: &'static str| {
-        act.dispatch(LhcAct {
+    // An action on the whole resource location, as the islands post it.
+    let on_rl = |op: &str| {
+        Act::of(&LhcAct {
             op: op.to_owned(),
             resource_location: Some(rl_id.clone()),
             connector: None,
             component: None,
             resource: None,
-        });
-    };
-    let force_outage = {
-        let act_on_rl = act_on_rl.clone();
-        Callback::new(move |()| act_on_rl("force_outage"))
-    };
-    let on_rl = move |op: &'static str| {
-        let act_on_rl = act_on_rl.clone();
-        move |_| act_on_rl(op)
+        })
     };
     let with_state_machine = connectors
         .iter()
@@ -142,11 +136,11 @@ fn Detail(
                         confirm="Force outage"
                         consequence=outage_consequence
                         not_now=outage_not_now
-                        on_confirm=force_outage
+                        act=on_rl("force_outage")
                     />
-                    <button id="clear-outage" on:click=on_rl("clear_outage") disabled=forced == 0>"Clear forced outage"</button>
-                    <button on:click=on_rl("cut_cloud_link")>"Cut cloud link"</button>
-                    <button on:click=on_rl("restore_cloud_link")>"Restore cloud link"</button>
+                    <ActButton id="clear-outage" label="Clear forced outage" act=on_rl("clear_outage").filter(|_| forced > 0)/>
+                    <ActButton label="Cut cloud link" act=on_rl("cut_cloud_link")/>
+                    <ActButton label="Restore cloud link" act=on_rl("restore_cloud_link")/>
                 </div>
                 <p class="muted small">
                     "Forcing the outage sets OutageModeForced = 1 on every Cloud Connector of the resource location, which is how the product tests it. Forcing it on a single connector (below) does not test the resource location: the others keep brokering through the cloud."

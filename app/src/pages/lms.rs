@@ -10,6 +10,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::answer::answer;
 use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, SERVER_PAGE_SIZE};
+use crate::components::act::Act;
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterForm, KeptSort};
@@ -150,15 +151,6 @@ fn Farm(
             format!("{load} (assumed: the vendor does not publish the numbers)"),
         )
     }));
-    let kill = move |zone: String| {
-        act.dispatch(LmsAct {
-            input: LmsActInput {
-                op: "kill_collector".into(),
-                zone,
-                ..LmsActInput::default()
-            },
-        });
-    };
     let formula_text = serde_json::to_value(formula)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
@@ -210,7 +202,7 @@ fn Farm(
                                                     z.name, z.collector.clone().unwrap_or_default(),
                                                 )
                                                 not_now=(!has_dc).then(|| "No data collector is elected in this zone.".to_owned())
-                                                on_confirm=Callback::new(move |()| kill(id.clone()))
+                                                act=Act::of(&LmsAct { input: LmsActInput { op: "kill_collector".into(), zone: id.clone(), ..LmsActInput::default() } })
                                             />
                                         </td>
                                     })}

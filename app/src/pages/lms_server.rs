@@ -11,6 +11,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::answer::answer;
 use crate::api::lms::{lms_server, LmsAct, LmsActInput};
+use crate::components::act::Act;
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
 use crate::components::layout::user_allows;
@@ -232,7 +233,7 @@ fn Actions(host: String, act: ServerAction<LmsAct>) -> impl IntoView {
                     aria_label=format!("Reboot {h1}")
                     confirm=format!("Reboot {h1}")
                     consequence=format!("Reboot {h1}: every session on it ends, it is down for the reboot time (60 s by default) then starting (3 m), and takes no launches until it is up; if it is its zone's data collector, the zone elects another.")
-                    on_confirm=Callback::new(move |()| send("reboot", h1.clone()))
+                    act=Act::of(&LmsAct { input: LmsActInput { op: "reboot".into(), server: h1.clone(), ..LmsActInput::default() } })
                 />
                 <label>" Spike "
                     <select on:change=move |ev| counter.set(event_target_value(&ev))>
