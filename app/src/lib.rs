@@ -57,7 +57,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="stylesheet" href=stylesheet/>
-                <HydrationScripts options=options.clone() islands=true islands_router=true/>
+                <HydrationScripts options=options.clone() islands=true/>
                 <SectionPreloads options/>
                 <MetaTags/>
             </head>

@@ -39,6 +39,7 @@ mod browser {
         if INSTALLED.with(|i| i.replace(true)) {
             return;
         }
+        crate::components::reader::install();
         let on_click: Closure<dyn FnMut(MouseEvent)> = Closure::new(on_click);
         let _ =
             document().add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref());

@@ -83,8 +83,9 @@ fn detached() -> Live {
 pub fn connect_live() {}
 
 /// Re-reads the page from the server when the live stream says `engine` changed (at most once
-/// per [`LIVE_REFRESH_GAP_MS`]); the framework's islands router diffs the new page into the
-/// one shown, so what a person is typing, the scroll and the islands' state stay. Nothing
+/// per [`LIVE_REFRESH_GAP_MS`]); the console's reader ([`crate::components::reader`]) diffs
+/// the new page into the one shown, so what a person is typing, the scroll and the islands'
+/// state stay. Nothing
 /// happens while the page shows the past (`past`).
 #[island]
 pub fn LiveRefresh(#[prop(into)] engine: String, past: bool) -> impl IntoView {
@@ -94,7 +95,7 @@ pub fn LiveRefresh(#[prop(into)] engine: String, past: bool) -> impl IntoView {
         Effect::new(move |prev: Option<u64>| {
             let now = tick.get();
             if prev.is_some_and(|p| p != now) {
-                browser::reload_in_place();
+                reload_in_place();
             }
             now
         });
@@ -107,14 +108,20 @@ pub fn LiveRefresh(#[prop(into)] engine: String, past: bool) -> impl IntoView {
 /// live refresh does.
 pub fn reload_in_place() {
     #[cfg(feature = "hydrate")]
-    browser::reload_in_place();
+    crate::components::reader::read_in_place(
+        crate::components::reader::here(),
+        crate::components::reader::History::Replace,
+    );
 }
 
-/// Goes to `url` (path and query) as a link click would: through the islands router, which
-/// reads the page from the server and diffs it in, adding a history entry.
+/// Goes to `url` (path and query) as a link click would: the console's reader reads the page
+/// from the server and diffs it in, adding a history entry.
 pub fn navigate_to(url: &str) {
     #[cfg(feature = "hydrate")]
-    browser::navigate_to(url);
+    crate::components::reader::read_in_place(
+        url.to_owned(),
+        crate::components::reader::History::Push,
+    );
     #[cfg(not(feature = "hydrate"))]
     let _ = url;
 }
@@ -252,22 +259,6 @@ mod browser {
         LIVE.with(|cell| cell.set(Some(live)));
         connect(live);
         live
-    }
-
-    /// Reads the page shown again through the islands router (its `popstate` handler reads
-    /// the current address and diffs the answer in).
-    pub(super) fn reload_in_place() {
-        if let Ok(event) = web_sys::PopStateEvent::new("popstate") {
-            let _ = window().dispatch_event(&event);
-        }
-    }
-
-    /// A new history entry for `url`, then the islands router reads it.
-    pub(super) fn navigate_to(url: &str) {
-        if let Ok(history) = window().history() {
-            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
-        }
-        reload_in_place();
     }
 
     pub(super) fn connect(live: Live) {
