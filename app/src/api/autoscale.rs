@@ -225,6 +225,10 @@ pub struct AutoscaleActInput {
     /// Load: length of a spike in minutes; empty = a lasting step.
     #[serde(default)]
     pub duration_min: String,
+    /// Load: `step` makes it a lasting step whatever `duration_min` says (the form's choice);
+    /// `spike` or empty leaves it to `duration_min`.
+    #[serde(default)]
+    pub shape: String,
     /// Switch: `dns` or `nlb`.
     #[serde(default)]
     pub mode: String,
@@ -276,7 +280,17 @@ mod act {
                     (0.0, MAX_LEVEL),
                     " (percent of the capacity of min_nodes nodes)",
                 )?;
-                let duration_min = match text(&i.duration_min) {
+                let lasting = match i.shape.trim() {
+                    "" | "spike" => false,
+                    "step" => true,
+                    other => {
+                        return Err(AppError::invalid(
+                            "shape",
+                            format!("must be spike or step; got \"{other}\""),
+                        ))
+                    }
+                };
+                let duration_min = match text(&i.duration_min).filter(|_| !lasting) {
                     None => None,
                     Some(d) => Some(ranged(
                         &d,

@@ -3,12 +3,15 @@
 //! axis, a crosshair with a tooltip naming the instant and the chart's values there, and, for
 //! charts over the run's time, zoom by dragging across a range (which opens that custom range
 //! in the URL, see [`crate::components::time_range`]).
+//!
+//! The frame is server-rendered: the tooltip's texts are computed here at [`TIP_SAMPLES`]
+//! instants across the plot (consecutive equal ones merged) and written into `data-tips`; the
+//! page's behaviours ([`crate::components::behaviours`]) draw the crosshair, the tooltip and
+//! the dragged range from it.
 
 use leptos::prelude::*;
 
-use crate::components::time_range::use_range_link;
 use crate::erase::ErasedChildren;
-use crate::format::sim_time;
 use crate::model::axis::{time_ticks, value_ticks};
 
 /// Most time ticks on an axis (labels stay apart at 360 px).
@@ -16,7 +19,10 @@ const TIME_TICKS: usize = 6;
 /// Most value ticks on an axis.
 const VALUE_TICKS: usize = 5;
 /// A drag narrower than this share of the width is a click, not a zoom.
-const MIN_DRAG: f64 = 0.01;
+pub const MIN_DRAG: f64 = 0.01;
+/// Instants across the plot at which the tooltip's text is computed (a few pixels apart on
+/// the widest chart).
+pub const TIP_SAMPLES: u64 = 240;
 
 /// How the time axis reads its instants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,23 +33,8 @@ pub enum TimeAxis {
     Elapsed,
 }
 
-/// Where the pointer is across the plot, 0.0 (left) to 1.0 (right).
-#[cfg(feature = "hydrate")]
-fn pointer_fraction(ev: &leptos::ev::MouseEvent) -> Option<f64> {
-    use wasm_bindgen::JsCast;
-    let plot = ev.current_target()?.dyn_into::<web_sys::Element>().ok()?;
-    let rect = plot.get_bounding_client_rect();
-    (rect.width() > 0.0)
-        .then(|| ((f64::from(ev.client_x()) - rect.left()) / rect.width()).clamp(0.0, 1.0))
-}
-
-#[cfg(not(feature = "hydrate"))]
-fn pointer_fraction(_ev: &leptos::ev::MouseEvent) -> Option<f64> {
-    None
-}
-
 /// The label of a tick on an elapsed-time axis.
-fn elapsed_label(t_ms: u64) -> String {
+pub fn elapsed_label(t_ms: u64) -> String {
     let s = t_ms / 1_000;
     format!("+{:02}:{:02}:{:02}", s / 3_600, s / 60 % 60, s % 60)
 }
@@ -73,12 +64,7 @@ pub fn ChartFrame(
     children: ErasedChildren,
 ) -> impl IntoView {
     let span = to_ms.saturating_sub(from_ms).max(1);
-    let at = move |fraction: f64| from_ms + (fraction * span as f64).round() as u64;
     let pct = move |t: u64| (t.saturating_sub(from_ms) as f64 / span as f64) * 100.0;
-    let instant = move |t: u64| match axis {
-        TimeAxis::Run => sim_time(t),
-        TimeAxis::Elapsed => elapsed_label(t),
-    };
     let x_ticks = time_ticks(from_ms, to_ms, TIME_TICKS)
         .into_iter()
         .map(|t| {
@@ -101,53 +87,8 @@ pub fn ChartFrame(
             .map(|t| view! { <span class="tick" style=format!("bottom:{:.2}%", t.at / top * 100.0)>{t.label}</span> })
             .collect_view()
     });
-    let hover = RwSignal::new(None::<f64>);
-    let drag = RwSignal::new(None::<f64>);
-    let range_link = use_range_link();
-    let navigate = leptos_router::hooks::use_navigate();
     let zooms = zoom && axis == TimeAxis::Run;
-    let on_up = move |ev: leptos::ev::MouseEvent| {
-        let (Some(start), Some(end)) = (drag.get_untracked(), pointer_fraction(&ev)) else {
-            return;
-        };
-        drag.set(None);
-        if zooms && (end - start).abs() >= MIN_DRAG {
-            let (a, b) = (start.min(end), start.max(end));
-            navigate(&range_link(at(a), at(b)), Default::default());
-        }
-    };
-    let tip = move || {
-        hover.get().map(|f| {
-            let t = at(f);
-            // On the side with more room, never wider than that room.
-            let side = if f > 0.5 { "right" } else { "left" };
-            let place = if f > 0.5 {
-                format!(
-                    "right:{:.2}%;max-width:calc({:.2}% - 12px)",
-                    (1.0 - f) * 100.0,
-                    f * 100.0
-                )
-            } else {
-                format!(
-                    "left:{:.2}%;max-width:calc({:.2}% - 12px)",
-                    f * 100.0,
-                    (1.0 - f) * 100.0
-                )
-            };
-            view! {
-                <div class="crosshair" style=format!("left:{:.2}%", f * 100.0)></div>
-                <div class=format!("chart-tip {side}") style=place role="status">
-                    <b>{instant(t)}</b>" "{tooltip.run(t)}
-                </div>
-            }
-        })
-    };
-    let selection = move || match (drag.get(), hover.get()) {
-        (Some(a), Some(b)) if zooms && (a - b).abs() >= MIN_DRAG => Some(view! {
-            <div class="zoom-selection" style=format!("left:{:.2}%;width:{:.2}%", a.min(b) * 100.0, (a - b).abs() * 100.0)></div>
-        }),
-        _ => None,
-    };
+    let tips = tips_json(from_ms, span, |t| tooltip.run(t));
     view! {
         <div class="chart-frame" class:with-values=y_top.is_some()>
             {y_ticks.map(|ticks| view! {
@@ -157,29 +98,51 @@ pub fn ChartFrame(
                 class="plot"
                 class:zooms=zooms
                 title=if zooms { "Drag across a range to zoom into it" } else { "" }
-                on:mousemove=move |ev| hover.set(pointer_fraction(&ev))
-                on:mouseleave=move |_| {
-                    hover.set(None);
-                    drag.set(None);
-                }
-                on:mousedown=move |ev| {
-                    ev.prevent_default();
-                    drag.set(pointer_fraction(&ev));
-                }
-                on:mouseup=on_up
+                data-tips=tips
+                data-from=from_ms.to_string()
+                data-to=to_ms.to_string()
+                data-axis=match axis { TimeAxis::Run => "run", TimeAxis::Elapsed => "elapsed" }
             >
                 {children.view()}
-                {tip}
-                {selection}
             </div>
             <div class="x-axis" aria-hidden="true">{x_ticks}</div>
         </div>
     }
 }
 
+/// The tooltip's texts at [`TIP_SAMPLES`] instants from `from_ms` over `span` ms, as JSON
+/// `[[t_ms, "text"], …]`, an entry only where the text changes.
+fn tips_json(from_ms: u64, span: u64, text_at: impl Fn(u64) -> String) -> String {
+    let mut tips: Vec<(u64, String)> = Vec::new();
+    for i in 0..=TIP_SAMPLES {
+        let t = from_ms + span * i / TIP_SAMPLES;
+        let text = text_at(t);
+        if tips.last().is_none_or(|(_, last)| *last != text) {
+            tips.push((t, text));
+        }
+    }
+    serde_json::to_string(&tips).unwrap_or_else(|_| "[]".to_owned())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::elapsed_label;
+    use super::{elapsed_label, tips_json, TIP_SAMPLES};
+
+    #[test]
+    fn a_tip_is_written_where_the_text_changes() {
+        let tips = tips_json(1_000, TIP_SAMPLES * 10, |t| {
+            if t < 1_000 + TIP_SAMPLES * 5 {
+                "low".into()
+            } else {
+                "high".into()
+            }
+        });
+        assert_eq!(
+            tips,
+            format!("[[1000,\"low\"],[{},\"high\"]]", 1_000 + TIP_SAMPLES * 5)
+        );
+        assert_eq!(tips_json(0, 1, |_| "x".into()), "[[0,\"x\"]]");
+    }
 
     #[test]
     fn elapsed_time_reads_from_the_start() {

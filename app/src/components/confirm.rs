@@ -38,10 +38,19 @@ pub fn ConfirmButton(
     /// A `data-act` value for the opening button.
     #[prop(optional, into)]
     data_act: Option<String>,
+    /// The confirmation's id (by default one derived from the name and the call).
+    #[prop(optional, into)]
+    panel_id: Option<String>,
+    /// The confirming button's id.
+    #[prop(optional, into)]
+    confirm_id: Option<String>,
+    /// More of what will happen, as a list under `consequence`.
+    #[prop(optional)]
+    details: Vec<String>,
 ) -> impl IntoView {
     let disabled = not_now.is_some() || act.is_none();
     let accessible = aria_label.unwrap_or_else(|| label.clone());
-    let panel = panel_id(&accessible, act.as_ref());
+    let panel = panel_id.unwrap_or_else(|| derived_panel_id(&accessible, act.as_ref()));
     let (path, body) = act.map(|a| (a.path, a.body)).unzip();
     view! {
         <span class="confirm-wrap act">
@@ -63,20 +72,23 @@ pub fn ConfirmButton(
             {not_now.map(|why| view! { <span class="muted small not-now">{why}</span> })}
             <div class="confirm-panel" role="alertdialog" aria-label=accessible id=panel hidden>
                 <p>{consequence}</p>
-                <button type="button" class="danger" data-confirm="yes" data-act-path=path data-act-body=body>
+                {(!details.is_empty()).then(|| view! {
+                    <ul>{details.into_iter().map(|d| view! { <li>{d}</li> }).collect_view()}</ul>
+                })}
+                <button type="button" class="danger" id=confirm_id data-confirm="yes" data-act-path=path data-act-body=body>
                     {confirm}
                 </button>
                 " "
                 <button type="button" data-confirm="no">"Cancel"</button>
             </div>
-            <span class="error action-error" role="alert" data-act-error=""></span>
+            <span class="error action-error" role="alert" data-act-error="" data-keep=""></span>
         </span>
     }
 }
 
 /// The confirmation's element id: the same for the same button render after render (so a page
 /// read again keeps it), different for the buttons of one page.
-fn panel_id(name: &str, act: Option<&Act>) -> String {
+fn derived_panel_id(name: &str, act: Option<&Act>) -> String {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     name.hash(&mut hasher);

@@ -1,6 +1,6 @@
 //! [`FilterForm`]: a `GET` form of filters whose submission leaves the fields left empty out
 //! of the URL (`?engine=lhc`, not `?run=&engine=lhc&subject=&kind=`), so a filtered view's
-//! address is short enough to read and share. In the browser it navigates in place (no
+//! address is short enough to read and share. In the browser it is read in place (no
 //! reload); without the browser bundle the form submits as a plain `GET`.
 
 use leptos::prelude::*;
@@ -26,44 +26,24 @@ pub fn kept_filters(query: &leptos_router::params::ParamsMap, keys: &[&str]) -> 
         .collect()
 }
 
-/// A filters form submitted by `GET` to the current page.
-#[island]
+/// A filters form submitted by `GET` to the current page. In the browser the page's
+/// behaviours ([`crate::components::behaviours`]) read the result in place, the empty fields
+/// left out of the address; without the browser bundle it submits as a plain `GET`.
+#[component]
 pub fn FilterForm(
     #[prop(into)] id: String,
     #[prop(into)] class: String,
+    /// Whether the page's other parameters stay in the address (a form of one card of a page
+    /// that has other filters).
+    #[prop(optional)]
+    merge: bool,
+    /// Whether a change of a field submits the form (no button to press).
+    #[prop(optional)]
+    auto: bool,
     children: Children,
 ) -> impl IntoView {
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        #[cfg(feature = "hydrate")]
-        {
-            use wasm_bindgen::JsCast;
-            let Some(form) = ev
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlFormElement>().ok())
-            else {
-                return;
-            };
-            let Ok(data) = web_sys::FormData::new_with_form(&form) else {
-                return;
-            };
-            let Ok(params) = web_sys::UrlSearchParams::new_with_str_sequence_sequence(&data) else {
-                return;
-            };
-            ev.prevent_default();
-            let query = without_empty_fields(&String::from(params.to_string()));
-            let path = window().location().pathname().unwrap_or_default();
-            let url = if query.is_empty() {
-                path
-            } else {
-                format!("{path}?{query}")
-            };
-            crate::components::live::navigate_to(&url);
-        }
-        #[cfg(not(feature = "hydrate"))]
-        let _ = ev;
-    };
     view! {
-        <form method="get" action="" id=id class=class on:submit=submit>
+        <form method="get" action="" id=id class=class data-in-place=if merge { "merge" } else { "" } data-auto-submit=auto.then_some("")>
             {children()}
         </form>
     }

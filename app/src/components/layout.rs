@@ -3,10 +3,12 @@
 
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_router::components::A;
 
 use crate::answer::{answer, Answer};
 use crate::api::session::{whoami, Logout};
+use crate::components::act::ActForm;
 use crate::components::behaviours::Behaviours;
 use crate::components::built_once::build_view_next;
 use crate::components::header_alerts::HeaderAlerts;
@@ -110,24 +112,6 @@ const NAV: &[NavItem] = &[
     },
 ];
 
-/// The skip link's click: focus moves to the page's content (the router would only scroll).
-fn skip_to_content(ev: leptos::ev::MouseEvent) {
-    #[cfg(feature = "hydrate")]
-    {
-        use wasm_bindgen::JsCast;
-        if let Some(main) = document()
-            .get_element_by_id(ids::CONTENT)
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            ev.prevent_default();
-            let _ = main.focus();
-            main.scroll_into_view();
-        }
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = ev;
-}
-
 /// Header + navigation + page content.
 #[component]
 pub fn Layout(children: ErasedChildren) -> impl IntoView {
@@ -137,10 +121,9 @@ pub fn Layout(children: ErasedChildren) -> impl IntoView {
     provide_clock_status();
     let clock = use_clock_status();
     connect_live();
-    let logout = ServerAction::<Logout>::new();
 
     view! {
-        <a class="skip-link" href="#content" rel="external" on:click=skip_to_content>"Skip to content"</a>
+        <a class="skip-link" href="#content" rel="external">"Skip to content"</a>
         <header class="topbar">
             <a class="brand" href="/">"Switchyard"</a>
             <MenuButton/>
@@ -179,9 +162,9 @@ pub fn Layout(children: ErasedChildren) -> impl IntoView {
                                 Ok(Some(u)) => view! {
                                     <span id=ids::CURRENT_USER class="username">{u.username.clone()}</span>
                                     <span class=format!("role role-{}", u.role)>{u.role.to_string()}</span>
-                                    <ActionForm action=logout attr:class="inline">
+                                    <ActForm path=Logout::PATH class="inline">
                                         <button type="submit" class="link">"Sign out"</button>
-                                    </ActionForm>
+                                    </ActForm>
                                 }.erase(),
                                 _ => view! { <a href="/login">"Sign in"</a> }.erase(),
                             }}
@@ -231,7 +214,7 @@ fn MenuButton() -> impl IntoView {
 /// The last island of every page: once it is hydrated, so are the others (they hydrate in
 /// the page's order), and `<body>` says so (browser tests wait for it before clicking).
 #[island]
-fn Hydrated() -> impl IntoView {
+pub fn Hydrated() -> impl IntoView {
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
         if let Some(body) = document().body() {

@@ -82,7 +82,8 @@ fn detached() -> Live {
 /// [`use_live`].
 pub fn connect_live() {}
 
-/// Re-reads the page from the server when the live stream says `engine` changed (at most once
+/// Re-reads the page from the server when the live stream says `engine` changed (one engine,
+/// several separated by commas, or [`ALERTS`] for the counts of firing alerts; at most once
 /// per [`LIVE_REFRESH_GAP_MS`]); the console's reader ([`crate::components::reader`]) diffs
 /// the new page into the one shown, so what a person is typing, the scroll and the islands'
 /// state stay. Nothing
@@ -126,6 +127,10 @@ pub fn navigate_to(url: &str) {
     let _ = url;
 }
 
+/// The name [`LiveRefresh`] takes for the alerts: a page of alerts is read again when the
+/// counts of firing alerts in the live clock status change.
+pub const ALERTS: &str = "alerts";
+
 /// Fewest wall milliseconds between two refreshes driven by the stream.
 pub const LIVE_REFRESH_GAP_MS: u64 = 1_000;
 
@@ -134,10 +139,10 @@ pub fn is_heartbeat(kind: &str) -> bool {
     kind.contains("heartbeat")
 }
 
-/// Whether a live event says that a page of `engine` may show something new: an event of
-/// that engine other than a liveness signal.
-pub fn changes_engine(event: &EventRow, engine: &str) -> bool {
-    event.engine == engine && !is_heartbeat(&event.kind)
+/// Whether a live event says that a page of `engines` (one engine, or several separated by
+/// commas) may show something new: an event of one of them other than a liveness signal.
+pub fn changes_engine(event: &EventRow, engines: &str) -> bool {
+    engines.split(',').any(|e| e == event.engine) && !is_heartbeat(&event.kind)
 }
 
 /// A counter that goes up when the live stream brings an event of `engine` that changes what
@@ -163,19 +168,30 @@ fn refresh_ticks(engine: String, past: bool) -> ReadSignal<u64> {
         let pending = StoredValue::new(false);
         // A change seen and not refreshed yet (waiting for a confirmation to close).
         let deferred = StoredValue::new(false);
+        let alerts_seen =
+            StoredValue::new(live.clock.with_untracked(|c| c.as_ref().map(|c| c.alerts)));
         Effect::new(move |_| {
             let held = live.holds.get() > 0;
+            // The alerts: the counts of the clock status, when they change.
+            let alerts_changed = engine.split(',').any(|e| e == ALERTS) && {
+                let now = live.clock.with(|c| c.as_ref().map(|c| c.alerts));
+                let before = alerts_seen.get_value();
+                alerts_seen.set_value(now);
+                before.is_some() && now.is_some() && before != now
+            };
             let received = live.received.get();
             let (changes, named) = live.changed.get();
             let new = received.saturating_sub(seen.get_value()) as usize;
             // Changes of this engine among the events the server skipped.
-            let skipped = changes != seen_changed.get_value() && named.iter().any(|e| *e == engine);
+            let skipped = changes != seen_changed.get_value()
+                && named.iter().any(|n| engine.split(',').any(|e| e == n));
             seen.set_value(received);
             seen_changed.set_value(changes);
             if past {
                 return;
             }
             let relevant = skipped
+                || alerts_changed
                 || (new > 0
                     && live.events.with_untracked(|events| {
                         events.iter().take(new).any(|e| changes_engine(e, &engine))

@@ -5,7 +5,10 @@
 //!
 //! The framework ships a reader of its own (its islands router); this one differs where the
 //! console needs it: an attribute the new page lacks is removed (`disabled`, `hidden`), and an
-//! island whose props changed is replaced and hydrated again.
+//! island whose props changed is replaced and hydrated again. An element marked `data-keep`
+//! keeps its content (the text an action's result put there), and one with
+//! `data-client-attrs` the attributes it lists; an element the browser added itself, marked
+//! `data-client`, is not removed.
 
 /// What a read does to the tab's history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,8 +50,14 @@ mod browser {
         });
         leptos::task::spawn_local(async move {
             let Some((html, final_url)) = fetch_page(&url).await else {
-                // The server could not be read: the browser goes there itself.
-                let _ = window().location().assign(&url);
+                if history != History::Replace {
+                    // A link followed (or Back) and the page could not be read: the browser
+                    // goes there itself (and shows what the server says).
+                    let _ = window().location().assign(&url);
+                } else {
+                    // A refresh: the page shown stays; the next one tries again.
+                    leptos::logging::warn!("could not read {url} again");
+                }
                 return;
             };
             if LATEST.with(Cell::get) != this {
@@ -61,6 +70,7 @@ mod browser {
                 return;
             };
             apply(&new);
+            crate::components::behaviours::sync_switches();
             if let Ok(h) = window().history() {
                 let _ = match history {
                     History::Push => h.push_state_with_url(&JsValue::NULL, "", Some(&final_url)),
@@ -144,7 +154,13 @@ mod browser {
         }
         for i in (new_len..old_len).rev() {
             if let Some(extra) = old_children.item(i) {
-                let _ = old.remove_child(&extra);
+                // What the browser drew there itself (a chart's tooltip) stays.
+                let drawn_here = extra
+                    .dyn_ref::<Element>()
+                    .is_some_and(|e| e.has_attribute("data-client"));
+                if !drawn_here {
+                    let _ = old.remove_child(&extra);
+                }
             }
         }
     }
@@ -177,6 +193,10 @@ mod browser {
             return;
         }
         diff_attributes(old_el, new_el);
+        if old_el.has_attribute("data-keep") {
+            // Its text is the browser's (an action's refusal or result).
+            return;
+        }
         diff_children(doc, old, new, fresh);
     }
 
@@ -187,10 +207,16 @@ mod browser {
         }
     }
 
-    /// `old`'s attributes made `new`'s: changed ones set, missing ones removed.
+    /// `old`'s attributes made `new`'s: changed ones set, missing ones removed; but those
+    /// `old` lists in `data-client-attrs` stay as the browser set them (a drawing's zoom).
     fn diff_attributes(old: &Element, new: &Element) {
+        let kept = old.get_attribute("data-client-attrs").unwrap_or_default();
+        let kept: Vec<&str> = kept.split_whitespace().collect();
         let names = old.get_attribute_names();
         for name in names.iter().filter_map(|n| n.as_string()) {
+            if kept.contains(&name.as_str()) {
+                continue;
+            }
             if !new.has_attribute(&name) {
                 let _ = old.remove_attribute(&name);
             }
@@ -200,6 +226,9 @@ mod browser {
             .iter()
             .filter_map(|n| n.as_string())
         {
+            if kept.contains(&name.as_str()) {
+                continue;
+            }
             let value = new.get_attribute(&name).unwrap_or_default();
             if old.get_attribute(&name).as_deref() != Some(value.as_str()) {
                 let _ = old.set_attribute(&name, &value);

@@ -4,7 +4,7 @@
 
 use engine::SimTime;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::hooks::use_location;
 
 use crate::answer::answer;
 use crate::api::time_travel::time_extent;
@@ -31,10 +31,6 @@ pub fn shows_estate(path: &str) -> bool {
 #[component]
 pub fn TimeBar() -> impl IntoView {
     let location = use_location();
-    // Taken now, while the page is built: the bar itself is built later (once the run's extent
-    // has come), when a page being left may no longer reach the router.
-    let navigate = use_navigate();
-    let navigate = Callback::new(move |to: String| navigate(&to, Default::default()));
     let as_of = use_as_of();
     let range = answer(move || as_of.get().run, time_extent);
     move || {
@@ -47,7 +43,7 @@ pub fn TimeBar() -> impl IntoView {
                         let path = location.pathname.get();
                         Suspend::new(async move {
                         match range.await {
-                            Ok(range) => view! { <Bar range as_of=shown path navigate/> }.erase(),
+                            Ok(range) => view! { <Bar range as_of=shown path/> }.erase(),
                             Err(e) => view! {
                                 <p class="error time-bar" id="time-bar-error">{e.to_string()}</p>
                             }.erase(),
@@ -61,23 +57,13 @@ pub fn TimeBar() -> impl IntoView {
 }
 
 #[component]
-fn Bar(range: TimeRange, as_of: AsOf, path: String, navigate: Callback<String>) -> impl IntoView {
+fn Bar(range: TimeRange, as_of: AsOf, path: String) -> impl IntoView {
     let shown_ms = as_of
         .at
         .as_deref()
         .and_then(|a| a.parse::<SimTime>().ok())
         .map_or(range.end_ms, SimTime::as_millis)
         .min(range.end_ms);
-    let picked = RwSignal::new(shown_ms);
-    let run = (!range.live).then_some(range.run_id);
-    let path_for_slider = path.clone();
-    let go = move |ms: u64| {
-        let target = AsOf {
-            at: Some(sim_offset(ms)),
-            run,
-        };
-        navigate.run(target.link(&path_for_slider));
-    };
     let live_link = path.clone();
     view! {
         {as_of.is_past().then(|| view! {
@@ -94,25 +80,16 @@ fn Bar(range: TimeRange, as_of: AsOf, path: String, navigate: Callback<String>) 
             "Time travel "
             <span class="muted small">{if as_of.is_past() { "(showing the past)" } else { "(showing live)" }}</span>
         </summary>
-        <form class="time-bar" id="time-bar" method="get" action=path>
+        <form class="time-bar" id="time-bar" method="get" action=path data-in-place="">
             <label class="slider">
                 <span class="muted small">"Time travel"</span>
                 <input type="range" id="time-slider" min="0" max=range.end_ms.to_string()
-                    step=SLIDER_STEP_MS.to_string() prop:value=move || picked.get().to_string()
+                    step=SLIDER_STEP_MS.to_string() value=shown_ms.to_string()
                     aria-label="Simulated instant to view"
-                    on:input=move |ev| {
-                        if let Ok(ms) = event_target_value(&ev).parse::<u64>() {
-                            picked.set(ms);
-                        }
-                    }
-                    on:change=move |ev| {
-                        if let Ok(ms) = event_target_value(&ev).parse::<u64>() {
-                            go(ms);
-                        }
-                    }/>
+                    data-offset-for="time-at" data-submit-on-change=""/>
             </label>
             <input type="text" name="at" id="time-at" size="14" placeholder="D+HH:MM:SS"
-                prop:value=move || sim_offset(picked.get()) aria-label="Instant (D+HH:MM:SS or Day N HH:MM:SS)"/>
+                value=sim_offset(shown_ms) aria-label="Instant (D+HH:MM:SS or Day N HH:MM:SS)"/>
             <select name="run" id="time-run" aria-label="Run">
                 {range.runs.iter().map(|r| view! {
                     <option value=r.id.to_string() selected=r.id == range.run_id>{r.label.clone()}</option>

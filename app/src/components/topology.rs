@@ -12,9 +12,9 @@ use crate::model::gslb_picture::Picture;
 pub use crate::model::gslb_picture::{status_class, status_label};
 
 /// The graph's zoom steps: its drawn size over its natural size.
-const ZOOMS: [f64; 6] = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0];
+pub const ZOOMS: [f64; 6] = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0];
 /// The step drawn at first (natural size).
-const ACTUAL_SIZE: usize = 3;
+pub const ACTUAL_SIZE: usize = 3;
 
 /// The topology graph, laid out on the server ([`Picture`]). `href_prefix` links each site to
 /// its page (`/gslb/sites/`), and `badge_prefix` each collapsed parent's count badge to the
@@ -84,41 +84,24 @@ pub fn TopologyGraph(
         })
         .collect_view();
     // Zoom: the drawn size over the natural one, or fitted to the frame's width; the frame
-    // scrolls (pans) when the graph is larger than it.
-    let step = RwSignal::new(ACTUAL_SIZE);
-    let fit = RwSignal::new(false);
-    let scale = move || ZOOMS[step.get()];
-    let drawn_width = move || {
-        if fit.get() {
-            "100%".to_owned()
-        } else {
-            format!("{:.0}", width * scale())
-        }
-    };
-    let drawn_height = move || (!fit.get()).then(|| format!("{:.0}", height * scale()));
-    let shown = move || {
-        if fit.get() {
-            "fitted to the width".to_owned()
-        } else {
-            format!("{:.0} %", scale() * 100.0)
-        }
-    };
-    let zoom_by = move |delta: isize| {
-        fit.set(false);
-        step.update(|s| *s = s.saturating_add_signed(delta).min(ZOOMS.len() - 1));
-    };
+    // scrolls (pans) when the graph is larger than it. The page's behaviours change it in the
+    // browser (`data-zoom` buttons); a page read again keeps what they set
+    // (`data-client-attrs`).
+    let natural = (format!("{width:.0}"), format!("{height:.0}"));
     view! {
         <div class="controls topology-zoom" role="group" aria-label="Zoom of the topology">
-            <button type="button" class="zoom-out" aria-label="Zoom out" disabled=move || !fit.get() && step.get() == 0 on:click=move |_| zoom_by(-1)>"−"</button>
-            <button type="button" class="zoom-in" aria-label="Zoom in" disabled=move || !fit.get() && step.get() == ZOOMS.len() - 1 on:click=move |_| zoom_by(1)>"+"</button>
-            <button type="button" class="zoom-fit" aria-pressed=move || fit.get().to_string() on:click=move |_| fit.set(true)>"Fit to width"</button>
-            <button type="button" class="zoom-actual" on:click=move |_| { fit.set(false); step.set(ACTUAL_SIZE); }>"Actual size"</button>
-            <span class="muted small zoom-level" aria-live="polite">{shown}</span>
+            <button type="button" class="zoom-out" aria-label="Zoom out" data-zoom="out" data-client-attrs="disabled">"−"</button>
+            <button type="button" class="zoom-in" aria-label="Zoom in" data-zoom="in" data-client-attrs="disabled">"+"</button>
+            <button type="button" class="zoom-fit" aria-pressed="false" data-zoom="fit" data-client-attrs="aria-pressed">"Fit to width"</button>
+            <button type="button" class="zoom-actual" data-zoom="actual">"Actual size"</button>
+            <span class="muted small zoom-level" aria-live="polite" data-keep="">"100 %"</span>
             <span class="muted small">"Scroll or swipe inside the frame to pan."</span>
         </div>
         <div class="topology-wrap">
             <svg class="topology" id=id viewBox=format!("0 0 {width:.0} {height:.0}")
-                width=drawn_width height=drawn_height role="group"
+                width=natural.0.clone() height=natural.1.clone() role="group"
+                data-width=natural.0 data-height=natural.1 data-step=ACTUAL_SIZE.to_string()
+                data-client-attrs="width height data-step data-fit"
                 aria-label="GSLB parent-child topology">
                 <g class="links">{mesh}{links}</g>
                 <g class="nodes">{nodes}</g>

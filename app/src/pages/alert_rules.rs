@@ -4,25 +4,23 @@
 
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
 use crate::answer::answer;
 use crate::api::alerts::{alert_rules, DeleteAlertRule, SaveAlertRule};
+use crate::components::act::{Act, ActForm};
+use crate::components::confirm::ConfirmButton;
 use crate::components::layout::user_allows;
 use crate::components::page_help::PageHelp;
 use crate::erase::Erase;
-use crate::model::alerts::{rule_kind, AlertRuleView, RULE_KINDS};
-use crate::pages::{action_error, LoadError};
+use crate::model::alerts::{AlertRuleView, RULE_KINDS};
+use crate::pages::LoadError;
 
 /// The alert rules page.
 #[component]
 pub fn AlertRulesPage() -> impl IntoView {
-    let save = ServerAction::<SaveAlertRule>::new();
-    let delete = ServerAction::<DeleteAlertRule>::new();
-    let rules = answer(
-        move || (save.version().get(), delete.version().get()),
-        |_| alert_rules(),
-    );
+    let rules = answer(|| (), |_| alert_rules());
     view! {
         <Title text="Alert rules"/>
         <h1>"Alert rules"</h1>
@@ -34,7 +32,7 @@ pub fn AlertRulesPage() -> impl IntoView {
         <Transition fallback=|| ()>
             {move || Suspend::new(async move {
                 if user_allows(Role::Admin).await {
-                    view! { <RuleForm save/> }.erase()
+                    view! { <RuleForm/> }.erase()
                 } else {
                     view! { <p class="muted" id="rules-read-only">"Defining alert rules is for admins."</p> }.erase()
                 }
@@ -48,22 +46,21 @@ pub fn AlertRulesPage() -> impl IntoView {
                     Ok(list) if list.is_empty() => view! {
                         <section class="card"><p class="muted" id="rules-none">"No alert rule yet."</p></section>
                     }.erase(),
-                    Ok(list) => view! { <RuleTable list delete=admin.then_some(delete)/> }.erase(),
+                    Ok(list) => view! { <RuleTable list admin/> }.erase(),
                 }
             })}
         </Transition>
-        {move || action_error(delete.value().get()).map(|e| view! { <p class="error">{e}</p> })}
     }
 }
 
-/// The admin's form: a rule's name, severity, kind and the fields of that kind.
+/// The admin's form: a rule's name, severity, kind and the fields of that kind (one fieldset
+/// per kind, the chosen one shown: `data-switch`).
 #[component]
-fn RuleForm(save: ServerAction<SaveAlertRule>) -> impl IntoView {
-    let kind = RwSignal::new(RULE_KINDS[0].kind.to_owned());
+fn RuleForm() -> impl IntoView {
     view! {
         <section class="card">
             <h2>"Add or replace a rule"</h2>
-            <ActionForm action=save attr:class="form" attr:id="alert-rule-form">
+            <ActForm path=SaveAlertRule::PATH class="form" id="alert-rule-form" error_id="rule-error" status_id="rule-saved" done="Rule {name} saved: {condition}." reset=true>
                 <label>"Name " <input type="text" name="name" required maxlength="64"/></label>
                 <label>"Severity "
                     <select name="severity">
@@ -73,34 +70,29 @@ fn RuleForm(save: ServerAction<SaveAlertRule>) -> impl IntoView {
                     </select>
                 </label>
                 <label>"Condition "
-                    <select name="kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                    <select name="kind" data-switch="">
                         {RULE_KINDS.iter().map(|k| view! { <option value=k.kind>{k.label}</option> }).collect_view()}
                     </select>
                 </label>
-                // The kind's fields, keyed by name: a field of another kind is a new input (an
-                // input re-used for it would keep what was typed in the last one).
-                <For
-                    each=move || rule_kind(&kind.get()).map(|k| k.fields).unwrap_or_default().iter().copied()
-                    key=|(name, _)| *name
-                    let((name, label))
-                >
-                    <label>{format!("{label} ")}<input type="text" name=name required=name != "engine"/></label>
-                </For>
+                {RULE_KINDS.iter().enumerate().map(|(i, k)| {
+                    let first = i == 0;
+                    view! {
+                        <fieldset class="case" data-case=k.kind hidden=!first disabled=!first>
+                            <legend class="visually-hidden">{k.label}</legend>
+                            {k.fields.iter().map(|(name, label)| view! {
+                                <label>{format!("{label} ")}<input type="text" name=*name required=*name != "engine"/></label>
+                            }).collect_view()}
+                        </fieldset>
+                    }
+                }).collect_view()}
                 <button type="submit" class="primary">"Save rule"</button>
-            </ActionForm>
-            {move || action_error(save.value().get()).map(|e| view! { <p class="error" id="rule-error">{e}</p> })}
-            {move || save.value().get().and_then(|r| r.ok()).map(|r| view! {
-                <p class="ok" id="rule-saved">{format!("Rule {} saved: {}.", r.name, r.condition)}</p>
-            })}
+            </ActForm>
         </section>
     }
 }
 
 #[component]
-fn RuleTable(
-    list: Vec<AlertRuleView>,
-    delete: Option<ServerAction<DeleteAlertRule>>,
-) -> impl IntoView {
+fn RuleTable(list: Vec<AlertRuleView>, admin: bool) -> impl IntoView {
     view! {
         <section class="card">
                             <table tabindex="0" id="rules-table">
@@ -114,11 +106,13 @@ fn RuleTable(
                                 <td><span class=format!("sev sev-{}", r.severity)>{r.severity.clone()}</span></td>
                                 <td>{r.condition.clone()}<span class="muted small mono">{format!(" ({})", r.kind)}</span></td>
                                 <td class="small">{format!("by {} at {}", r.saved_by, r.saved_at)}</td>
-                                <td>{delete.map(|delete| view! {
-                                    <ActionForm action=delete attr:class="inline">
-                                        <input type="hidden" name="name" value=name.clone()/>
-                                        <button type="submit" class="danger">{format!("Delete {name}")}</button>
-                                    </ActionForm>
+                                <td>{admin.then(|| view! {
+                                    <ConfirmButton
+                                        label=format!("Delete {name}")
+                                        confirm=format!("Delete {name}")
+                                        consequence=format!("Delete the alert rule {name}: it stops firing; the alerts it fired stay in the history.")
+                                        act=Act::of(&DeleteAlertRule { name: name.clone() })
+                                    />
                                 })}</td>
                             </tr>
                         }}).collect_view()}

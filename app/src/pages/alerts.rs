@@ -8,14 +8,15 @@ use leptos_router::hooks::use_query_map;
 
 use crate::answer::answer;
 use crate::api::alerts::{alerts, AcknowledgeAlert};
+use crate::components::act::{Act, ActButton};
 use crate::components::layout::user_allows;
-use crate::components::live::use_live;
+use crate::components::live::{LiveRefresh, ALERTS};
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::erase::Erase;
 use crate::format::sim_time;
 use crate::model::alerts::AlertView;
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 
 /// The alerts page.
 #[component]
@@ -28,17 +29,11 @@ pub fn AlertsPage() -> impl IntoView {
             .and_then(|p| p.parse::<u32>().ok())
             .unwrap_or(1)
     });
-    let live = use_live();
-    // Read again when an alert fires or resolves (the counts of the live status) and after an
-    // acknowledgement.
-    let counts = Memo::new(move |_| live.clock.get().map(|c| c.alerts));
-    let ack = ServerAction::<AcknowledgeAlert>::new();
-    let page = answer(
-        move || (page_no.get(), counts.get(), ack.version().get()),
-        |(page, _, _)| alerts(Some(page)),
-    );
+    let page = answer(move || page_no.get(), |page| alerts(Some(page)));
     view! {
         <Title text="Alerts"/>
+        // Read again when an alert fires or resolves (the counts of the live status).
+        <LiveRefresh engine=ALERTS past=false/>
         <h1>"Alerts"</h1>
         <PageHelp text="What the rules caught. Firing alerts are listed first, with the condition that fired them and since when (simulated time); an operator acknowledges one to say someone is on it, which is recorded with their name. Below, the history of every alert of the run: when it fired, who acknowledged it and when it resolved, and why."/>
         <p class="muted">
@@ -56,14 +51,13 @@ pub fn AlertsPage() -> impl IntoView {
                             {if p.firing.is_empty() {
                                 view! { <p class="muted" id="alerts-none">"No alert is firing."</p> }.erase()
                             } else {
-                                view! { <AlertTable id="alerts-firing" rows=p.firing ack=can_ack.then_some(ack)/> }.erase()
+                                view! { <AlertTable id="alerts-firing" rows=p.firing can_ack/> }.erase()
                             }}
-                            {move || action_error(ack.value().get()).map(|e| view! { <p class="error" id="ack-error">{e}</p> })}
                         </section>
                         <section class="card">
                             <h2>"History"</h2>
                             <p class="muted small">{format!("{} alerts in run {}, newest first.", p.total, p.run_id)}</p>
-                            <AlertTable id="alerts-history" rows=p.history ack=None/>
+                            <AlertTable id="alerts-history" rows=p.history can_ack=false/>
                             <Pager page=p.page total=p.total per_page=p.per_page href=|n| format!("/alerts?page={n}")/>
                         </section>
                     }.erase(),
@@ -75,11 +69,7 @@ pub fn AlertsPage() -> impl IntoView {
 
 /// A table of alerts; with `ack`, an unacknowledged row has its button.
 #[component]
-fn AlertTable(
-    id: &'static str,
-    rows: Vec<AlertView>,
-    ack: Option<ServerAction<AcknowledgeAlert>>,
-) -> impl IntoView {
+fn AlertTable(id: &'static str, rows: Vec<AlertView>, can_ack: bool) -> impl IntoView {
     view! {
                     <table tabindex="0" id=id class="alerts">
                 <thead><tr>
@@ -93,15 +83,10 @@ fn AlertTable(
                             (Some(who), Some(at)) => view! {
                                 <span class="acked">{format!("by {who} at {at}")}</span>
                             }.erase(),
-                            _ => match ack {
-                                Some(ack) => view! {
-                                    <ActionForm action=ack attr:class="inline">
-                                        <input type="hidden" name="id" value=a.id.to_string()/>
-                                        <button type="submit" aria-label=ack_label>"Acknowledge"</button>
-                                    </ActionForm>
-                                }.erase(),
-                                None => view! { <span class="muted">"no"</span> }.erase(),
-                            },
+                            _ if can_ack => view! {
+                                <ActButton label="Acknowledge" aria_label=ack_label act=Act::of(&AcknowledgeAlert { id: a.id.to_string() })/>
+                            }.erase(),
+                            _ => view! { <span class="muted">"no"</span> }.erase(),
                         };
                         let resolved = match a.resolved_ms {
                             Some(ms) => format!("{} ({})", sim_time(ms), a.resolved_reason.clone().unwrap_or_default()),

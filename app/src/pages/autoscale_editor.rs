@@ -31,16 +31,11 @@ use crate::pages::LoadError;
 pub fn AutoscaleEditorPage() -> impl IntoView {
     let params = use_params_map();
     let group = Memo::new(move |_| params.read().get("group").unwrap_or_default());
-    let save = ServerAction::<AutoscaleSave>::new();
-    // Loaded once per group: the editor keeps what is typed (a refused save changes nothing).
+    // The parameters in force (the page is read again after a save; the editor, an island
+    // given the same props, keeps what is typed).
     let data = answer(
         move || group.get(),
         |name| autoscale_groups(Some(name), None, None),
-    );
-    // The parameters in force, re-read after each save.
-    let current = answer(
-        move || (group.get(), save.version().get()),
-        |(name, _)| autoscale_groups(Some(name), None, None),
     );
     view! {
         <Title text="Autoscale thresholds"/>
@@ -50,7 +45,7 @@ pub fn AutoscaleEditorPage() -> impl IntoView {
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let name = group.get_untracked();
-                match current.await {
+                match data.await {
                     Err(e) => view! { <LoadError error=e/> }.erase(),
                     Ok(page) => match page.groups.into_iter().find(|g| g.name == name) {
                         None => view! { <p class="error">{format!("No autoscale group `{name}`.")}</p> }.erase(),
@@ -65,7 +60,11 @@ pub fn AutoscaleEditorPage() -> impl IntoView {
                 let name = group.get_untracked();
                 let found = data.await.ok().and_then(|p| p.groups.into_iter().find(|g| g.name == name));
                 match (is_admin, found) {
-                    (true, Some(g)) => view! { <Editor group=g save/> }.erase(),
+                    (true, Some(g)) => {
+                        let dns = g.mode == DistributionMode::Dns;
+                        let start = ParamsDraft::from_params(&g.params);
+                        view! { <AutoscaleEditor name=g.name start dns/> }.erase()
+                    }
                     (false, _) => view! {
                         <p class="muted" id="editor-denied">"Only administrators edit an autoscale group's parameters."</p>
                     }.erase(),
@@ -118,10 +117,12 @@ fn draft_json(numbers: RwSignal<ParamsDraft>, rows: Rows) -> String {
     serde_json::to_string(&draft).unwrap_or_default()
 }
 
-#[component]
-fn Editor(group: GroupView, save: ServerAction<AutoscaleSave>) -> impl IntoView {
+/// The editor of group `name` (an island: the values are edited in the browser), starting
+/// from `start`, the parameters in force; `dns` when the group distributes by DNS.
+#[island]
+pub fn AutoscaleEditor(name: String, start: ParamsDraft, dns: bool) -> impl IntoView {
+    let save = ServerAction::<AutoscaleSave>::new();
     let what_if = ServerAction::<AutoscaleWhatIf>::new();
-    let start = ParamsDraft::from_params(&group.params);
     let count = u32::try_from(start.thresholds.len()).unwrap_or(0);
     let rows: Rows = RwSignal::new(
         start
@@ -140,6 +141,10 @@ fn Editor(group: GroupView, save: ServerAction<AutoscaleSave>) -> impl IntoView 
     Effect::new(move |_| {
         if let Some(result) = save.value().get() {
             saved.set(result.is_ok());
+            if result.is_ok() {
+                // The parameters in force, shown above the editor, read again.
+                crate::components::live::reload_in_place();
+            }
             error.set(result.err());
         }
     });
@@ -148,9 +153,7 @@ fn Editor(group: GroupView, save: ServerAction<AutoscaleSave>) -> impl IntoView 
             error.set(result.err());
         }
     });
-    let name = group.name.clone();
     let (n1, n2) = (name.clone(), name.clone());
-    let dns = group.mode == DistributionMode::Dns;
     let number_fields = NUMBER_FIELDS
         .into_iter()
         .map(|(field, label, lo, hi)| {

@@ -7,16 +7,16 @@ use engine::autoscale::config::DistributionMode;
 use engine::autoscale::views::{ClusterView, GroupView, InjectionView, RecordsView};
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::autoscale::{
     autoscale_group, autoscale_groups, AutoscaleAct, AutoscaleActInput, WINDOW_RANGE,
 };
-use crate::components::act::Act;
+use crate::components::act::{Act, ActButton, ActForm};
 use crate::components::autoscale_charts::TimelineChart;
 use crate::components::confirm::ConfirmButton;
-use crate::components::event_table::EventTable;
 use crate::components::page_help::PageHelp;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
 use engine::autoscale::chart::Timeline;
@@ -24,24 +24,15 @@ use engine::autoscale::chart::Timeline;
 use crate::answer::answer;
 use crate::components::event_words::describe;
 use crate::components::layout::user_allows;
-use crate::components::live::use_live_refresh;
+use crate::components::live::{use_live_refresh, LiveRefresh};
 use crate::erase::Erase;
 use crate::format::{sim_time, Instant};
 use crate::model::autoscale::{metric_name, metric_unit, switch_consequences, GroupDetail};
 use crate::model::node_list::node_state_label;
 use crate::model::EventRow;
 use crate::pages::autoscale::{decision_label, mode_label, Decision, StateBadge};
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
-
-/// The load form's fields, as typed.
-#[derive(Clone, Copy)]
-struct InjectDraft {
-    zone: RwSignal<String>,
-    level: RwSignal<String>,
-    shape: RwSignal<String>,
-    duration: RwSignal<String>,
-}
 
 /// The group page.
 #[component]
@@ -61,37 +52,21 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
             None => autoscale_window(range.get()),
         }
     });
-    let act = ServerAction::<AutoscaleAct>::new();
-    // Kept here so that what was typed survives the re-render after an action.
-    let draft = InjectDraft {
-        zone: RwSignal::new(String::new()),
-        level: RwSignal::new("200".to_owned()),
-        shape: RwSignal::new("spike".to_owned()),
-        duration: RwSignal::new("15".to_owned()),
-    };
     let tick = use_live_refresh("autoscale");
     let as_of = use_as_of();
     let detail = answer(
-        move || {
-            (
-                group.get(),
-                window.get(),
-                tick.get(),
-                act.version().get(),
-                as_of.get(),
-            )
-        },
-        |(group, (minutes, until), _, _, as_of)| {
+        move || (group.get(), window.get(), tick.get(), as_of.get()),
+        |(group, (minutes, until), _, as_of)| {
             autoscale_group(group, minutes, until, as_of.at, as_of.run)
         },
     );
-    // The forms re-render only after an action, not at every refresh (typing stays put).
     let forms = answer(
-        move || (group.get(), act.version().get()),
+        move || (group.get(), tick.get()),
         |(name, _)| autoscale_groups(Some(name), None, None),
     );
     view! {
         <Title text="Autoscale group"/>
+        <LiveRefresh engine="autoscale" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
         <p><a href=move || as_of.get().link("/autoscale")>"← Autoscale groups"</a></p>
         <h1>"Autoscale group " <span class="mono">{move || group.get()}</span></h1>
         <PageHelp text="One autoscale group over time: per zone, the metric against its scale-out and scale-in thresholds, the node count with its limits, and the spans of cooldown, drain and DNS TTL wait. Every scale decision below names the breach streak that caused it; pick a time range above the charts to zoom."/>
@@ -101,24 +76,11 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
                 let name = group.get_untracked();
                 let found = forms.await.ok().and_then(|p| p.groups.into_iter().find(|g| g.name == name));
                 match (can_act, found) {
-                    (true, Some(g)) => view! { <Actions group=g act draft/> }.erase(),
+                    (true, Some(g)) => view! { <Actions group=g/> }.erase(),
                     _ => ().erase(),
                 }
             })}
         </Transition>
-        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
-        {move || act.value().get().and_then(Result::ok).map(|rows| {
-            let listed: Vec<String> = rows.iter().flat_map(consequences).collect();
-            view! {
-                <section class="card" id="act-result">
-                    <h2>{format!("Done: {} event(s)", rows.len())}</h2>
-                    {(!listed.is_empty()).then(|| view! {
-                        <ul id="act-consequences">{listed.into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}</ul>
-                    })}
-                    <EventTable rows id="act-events"/>
-                </section>
-            }
-        })}
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let is_admin = user_allows(Role::Admin).await;
@@ -326,20 +288,6 @@ fn injection_text(i: &InjectionView) -> String {
     }
 }
 
-/// The `consequences` listed in an event's details (a distribution switch).
-fn consequences(row: &EventRow) -> Vec<String> {
-    serde_json::from_str::<serde_json::Value>(&row.details)
-        .ok()
-        .and_then(|v| {
-            v.get("consequences")?.as_array().map(|list| {
-                list.iter()
-                    .filter_map(|c| c.as_str().map(str::to_owned))
-                    .collect()
-            })
-        })
-        .unwrap_or_default()
-}
-
 #[component]
 fn Decisions(rows: Vec<EventRow>) -> impl IntoView {
     let empty = rows.is_empty();
@@ -373,19 +321,8 @@ fn Decisions(rows: Vec<EventRow>) -> impl IntoView {
 }
 
 #[component]
-fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft) -> impl IntoView {
+fn Actions(group: GroupView) -> impl IntoView {
     let name = group.name.clone();
-    let InjectDraft {
-        zone,
-        level,
-        shape,
-        duration,
-    } = draft;
-    let confirming = RwSignal::new(false);
-    let send = move |input: AutoscaleActInput| {
-        act.dispatch(AutoscaleAct { input });
-    };
-    let (n1, n2, n3, n4, n5) = (name.clone(), name.clone(), name.clone(), name.clone(), name);
     let injected: Vec<(String, InjectionView)> = group
         .zones
         .iter()
@@ -398,50 +335,68 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
     let target_label = if target == "nlb" { "NLB" } else { "DNS" };
     let consequences = switch_consequences(&group);
     let deployed = group.deployed;
+    let on_group = |input: AutoscaleActInput| {
+        Act::of(&AutoscaleAct {
+            input: AutoscaleActInput {
+                group: name.clone(),
+                ..input
+            },
+        })
+    };
+    let done = "Done: {n} event(s); the decisions below say what follows.";
+    let deploy = on_group(AutoscaleActInput {
+        op: "app_deploy".into(),
+        ..AutoscaleActInput::default()
+    })
+    .filter(|_| !deployed);
+    let remove = on_group(AutoscaleActInput {
+        op: "app_remove".into(),
+        ..AutoscaleActInput::default()
+    });
+    let switch_act = on_group(AutoscaleActInput {
+        op: "distribution_switch".into(),
+        mode: target.into(),
+        ..AutoscaleActInput::default()
+    });
+    let releases: Vec<(String, InjectionView, Option<Act>)> = injected
+        .into_iter()
+        .map(|(z, i)| {
+            let act = on_group(AutoscaleActInput {
+                op: "load_release".into(),
+                zone: z.clone(),
+                ..AutoscaleActInput::default()
+            });
+            (z, i, act)
+        })
+        .collect();
+    let remove_consequence = format!("Remove the application from {name}: its DNS records are unregistered and its IPSet deleted in every cluster; the clusters stop evaluating and go idle until it is deployed again.");
     let inject = view! {
-        <div class="controls" id="inject-form">
-            <label>"Load " <input type="text" size="5" name="level" prop:value=level on:input=move |ev| level.set(event_target_value(&ev))/> " % of the capacity of the minimum nodes"</label>
+        <ActForm path=AutoscaleAct::PATH class="controls" id="inject-form" error_id="action-error" status_id="act-result" done=done>
+            <input type="hidden" name="input[op]" value="load_inject"/>
+            <input type="hidden" name="input[group]" value=name.clone()/>
+            <label>"Load " <input type="text" size="5" name="input[level]" value="200"/> " % of the capacity of the minimum nodes"</label>
             <label>" in "
-                <select name="zone" on:change=move |ev| zone.set(event_target_value(&ev))>
+                <select name="input[zone]">
                     <option value="">"every zone"</option>
-                    {group.zones.iter().map(|z| {
-                        let value = z.zone.clone();
-                        view! { <option value=z.zone.clone() selected=move || zone.get_untracked() == value>{z.zone.clone()}</option> }
-                    }).collect_view()}
+                    {group.zones.iter().map(|z| view! { <option value=z.zone.clone()>{z.zone.clone()}</option> }).collect_view()}
                 </select>
             </label>
             <label>" as "
-                <select name="shape" on:change=move |ev| shape.set(event_target_value(&ev))>
-                    <option value="spike" selected=move || shape.get_untracked() == "spike">"a spike of"</option>
-                    <option value="step" selected=move || shape.get_untracked() == "step">"a lasting step"</option>
+                <select name="input[shape]">
+                    <option value="spike">"a spike of"</option>
+                    <option value="step">"a lasting step (the minutes are ignored)"</option>
                 </select>
             </label>
-            {move || (shape.get() == "spike").then(|| view! {
-                <label><input type="text" size="4" name="duration_min" prop:value=duration on:input=move |ev| duration.set(event_target_value(&ev))/>" min"</label>
-            })}
-            <button id="inject" on:click=move |_| send(AutoscaleActInput {
-                op: "load_inject".into(),
-                group: n1.clone(),
-                zone: zone.get_untracked(),
-                level: level.get_untracked(),
-                duration_min: if shape.get_untracked() == "step" { String::new() } else { duration.get_untracked() },
-                ..AutoscaleActInput::default()
-            })>"Inject load"</button>
-        </div>
+            <label><input type="text" size="4" name="input[duration_min]" value="15"/>" min"</label>
+            <button type="submit" id="inject">"Inject load"</button>
+        </ActForm>
         <ul class="as-injections" id="injections">
-            {injected.into_iter().map(|(z, i)| {
-                let n = n5.clone();
-                let zone_name = z.clone();
+            {releases.into_iter().map(|(z, i, act)| {
                 view! {
                     <li data-zone=z.clone()>
                         {format!("{z}: {}", injection_text(&i))}
                         " "
-                        <button class="release" on:click=move |_| send(AutoscaleActInput {
-                            op: "load_release".into(),
-                            group: n.clone(),
-                            zone: zone_name.clone(),
-                            ..AutoscaleActInput::default()
-                        })>"Hand back to the workload model"</button>
+                        <ActButton class="release" label="Hand back to the workload model" aria_label=format!("Hand {z} back to the workload model") act/>
                     </li>
                 }
             }).collect_view()}
@@ -451,38 +406,35 @@ fn Actions(group: GroupView, act: ServerAction<AutoscaleAct>, draft: InjectDraft
     let app = view! {
         <div class="controls" id="app-form">
             <span>{if deployed { "The application is deployed." } else { "The application is not deployed." }}</span>
-            <button id="app-deploy" disabled=deployed on:click=move |_| send(AutoscaleActInput { op: "app_deploy".into(), group: n2.clone(), ..AutoscaleActInput::default() })>"Deploy application"</button>
+            <ActButton
+                id="app-deploy"
+                label="Deploy application"
+                act=deploy
+            />
             <ConfirmButton
                 id="app-remove"
                 label="Remove application"
                 confirm="Remove application"
-                consequence=format!("Remove the application from {n3}: its DNS records are unregistered and its IPSet deleted in every cluster; the clusters stop evaluating and go idle until it is deployed again.")
+                consequence=remove_consequence
                 not_now=(!deployed).then(|| "The application is not deployed.".to_owned())
-                act=Act::of(&AutoscaleAct { input: AutoscaleActInput { op: "app_remove".into(), group: n3.clone(), ..AutoscaleActInput::default() } })
+                act=remove
             />
         </div>
     }
     .erase();
     let switch = view! {
         <div class="controls" id="switch-form">
-            <button id="switch-mode" on:click=move |_| confirming.set(true)>{format!("Switch to {target_label}…")}</button>
+            <ConfirmButton
+                id="switch-mode"
+                panel_id="switch-confirm"
+                confirm_id="switch-confirm-yes"
+                label=format!("Switch to {target_label}…")
+                confirm=format!("Switch to {target_label}")
+                consequence=format!("Switch the traffic distribution to {target_label}? This will:")
+                details=consequences
+                act=switch_act
+            />
         </div>
-        <Show when=move || confirming.get()>
-            <div class="as-confirm" id="switch-confirm">
-                <p><strong>{format!("Switch the traffic distribution to {target_label}? This will:")}</strong></p>
-                <ul>{consequences.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
-                <div class="controls">
-                    <button class="danger" id="switch-confirm-yes" on:click={
-                        let n = n4.clone();
-                        move |_| {
-                            confirming.set(false);
-                            send(AutoscaleActInput { op: "distribution_switch".into(), group: n.clone(), mode: target.into(), ..AutoscaleActInput::default() });
-                        }
-                    }>{format!("Switch to {target_label}")}</button>
-                    <button on:click=move |_| confirming.set(false)>"Cancel"</button>
-                </div>
-            </div>
-        </Show>
     }
     .erase();
     view! {

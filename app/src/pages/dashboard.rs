@@ -5,24 +5,26 @@ use std::sync::Arc;
 
 use engine::{EngineId, Role};
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
 use crate::answer::answer;
 use crate::api::clock::AddNote;
 use crate::api::overview::overview_cards;
+use crate::components::act::ActForm;
 use crate::components::built_once::build_view_next;
 use crate::components::clock_panel::ClockPanel;
 use crate::components::feed::LiveFeed;
 use crate::components::header_clock::use_clock_status;
 use crate::components::layout::user_allows;
-use crate::components::live::{use_live, use_live_refresh, Live};
+use crate::components::live::{use_live, LiveRefresh};
 use crate::components::page_help::PageHelp;
 use crate::erase::Erase;
 use crate::ids;
 use crate::model::ClockView;
 use crate::pages::attention::AttentionCard;
 use crate::pages::overview_cards::EngineCards;
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
 
 /// The overview page.
@@ -35,23 +37,16 @@ use crate::time_travel::use_as_of;
 pub fn Dashboard() -> impl IntoView {
     // The header's clock answer: one read of the clock per page.
     let initial_clock = use_clock_status();
-    let live = use_live();
-    let ticks = [
-        use_live_refresh("lhc"),
-        use_live_refresh("lms"),
-        use_live_refresh("gslb"),
-        use_live_refresh("autoscale"),
-    ];
     let as_of = use_as_of();
-    // An alert fires or resolves a moment after the events that caused it: the attention
-    // list is read again when the counts change.
-    let alerts = Memo::new(move |_| live.clock.with(|c| c.as_ref().map(|c| c.alerts)));
     let overview = answer(
-        move || (ticks.map(|t| t.get()), as_of.get(), alerts.get()),
-        |(_, as_of, _)| async move { overview_cards(as_of.at, as_of.run).await.map(Arc::new) },
+        move || as_of.get(),
+        |as_of| async move { overview_cards(as_of.at, as_of.run).await.map(Arc::new) },
     );
     view! {
         <Title text="Overview"/>
+        // Read again when an engine changes, or an alert fires or resolves (a moment after the
+        // events that caused it).
+        <LiveRefresh engine=OVERVIEW_ENGINES past=as_of.get_untracked().is_past()/>
         <h1>"Overview"</h1>
         <PageHelp text="The whole estate at a glance: the simulated clock and its speed, what needs attention now (resource locations in HA or not HA-ready, orphaned or adopted GSLB children, servers at full load, autoscale groups at a limit, firing alerts), one card per engine with its state counts and recent changes, and the live feed of events. Every item links to the page that explains it."/>
         <AttentionCard overview/>
@@ -61,19 +56,28 @@ pub fn Dashboard() -> impl IntoView {
                 let clock = initial_clock.await;
                 build_view_next().await;
                 match clock {
-                    Ok(clock) => view! { <ClockCards initial=clock live can_drive/> }.erase(),
+                    Ok(clock) => view! {
+                        // The clock follows the live stream in the browser: kept as it is
+                        // when the page is read again.
+                        <div data-keep=""><ClockCards initial=clock can_drive/></div>
+                        {can_drive.then(|| view! { <NoteForm/> })}
+                    }.erase(),
                     Err(e) => view! { <LoadError error=e/> }.erase(),
                 }
             })}
         </Suspense>
         <EngineCards overview/>
-        <LiveFeed live/>
+        <LiveFeed/>
     }
 }
 
-/// The clock with its controls, the event counts and, for operators, the note form.
-#[component]
-fn ClockCards(initial: ClockView, live: Live, can_drive: bool) -> impl IntoView {
+/// What the overview follows: every engine's events and the alerts.
+const OVERVIEW_ENGINES: &str = "lhc,lms,gslb,autoscale,core,alerts";
+
+/// The clock with its controls and the event counts, following the live stream (an island).
+#[island]
+fn ClockCards(initial: ClockView, can_drive: bool) -> impl IntoView {
+    let live = use_live();
     // A memo, so that the panel and the counts borrow the clock instead of copying it per read.
     let clock = Signal::from(Memo::new(move |_| {
         live.clock.get().or_else(|| Some(initial.clone()))
@@ -83,7 +87,6 @@ fn ClockCards(initial: ClockView, live: Live, can_drive: bool) -> impl IntoView 
             <ClockPanel clock set_clock=live.clock.write_only() can_drive/>
             <EngineCounts clock/>
         </div>
-        {can_drive.then(|| view! { <NoteForm/> })}
     }
 }
 
@@ -130,16 +133,14 @@ fn EngineCounts(clock: Signal<Option<ClockView>>) -> impl IntoView {
 
 #[component]
 fn NoteForm() -> impl IntoView {
-    let note = ServerAction::<AddNote>::new();
     view! {
         <section class="card">
-            <ActionForm action=note attr:class="form inline" attr:id="note-form">
+            <ActForm path=AddNote::PATH class="form inline" id="note-form" done="Note added." reset=true>
                 <label>"Note on the timeline "
                     <input type="text" name="text" maxlength="500" placeholder="e.g. starting the outage drill"/>
                 </label>
                 <button type="submit">"Add note"</button>
-            </ActionForm>
-            {move || action_error(note.value().get()).map(|e| view! { <p class="error">{e}</p> })}
+            </ActForm>
         </section>
     }
 }

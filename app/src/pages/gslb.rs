@@ -4,32 +4,34 @@
 //! tabs.
 
 use engine::gslb::config::SiteRole;
-use engine::gslb::views::{ClientLocationView, DomainView};
+use engine::gslb::views::{ClientLocationView, DomainView, ResolutionView};
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::answer::answer;
 use crate::api::gslb::{gslb_console, gslb_resolve, GslbAct};
-use crate::components::act::Act;
+use crate::components::act::{Act, ActButton, ActForm};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
 use crate::components::list_url::{matching_summary, ListUrl};
-use crate::components::live::use_live_refresh;
+use crate::components::live::{use_live_refresh, LiveRefresh};
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
 use crate::components::topology::{status_class, status_label, TopologyGraph};
 use crate::erase::Erase;
+use crate::error::AppError;
 use crate::format::sim_time;
 use crate::model::gslb::GslbActInput;
 use crate::model::gslb_sites::{
     GslbConsolePage, GslbTotals, SitePage, SiteState, SITE_PAGE_SIZE, SITE_SORTS,
 };
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
 
 /// The section's tabs.
@@ -48,7 +50,6 @@ pub fn GslbNav(current: &'static str) -> impl IntoView {
 #[component]
 pub fn GslbPage() -> impl IntoView {
     let tick = use_live_refresh("gslb");
-    let act = ServerAction::<GslbAct>::new();
     let as_of = use_as_of();
     let query = use_query_map();
     let params = Memo::new(move |_| {
@@ -60,9 +61,23 @@ pub fn GslbPage() -> impl IntoView {
             q.get("expand"),
         )
     });
+    // The resolve panel's question, as its `GET` form puts it in the address.
+    let asked = Memo::new(move |_| {
+        let q = query.read();
+        q.get("domain").zip(q.get("client"))
+    });
+    let resolution = answer(
+        move || asked.get(),
+        |asked| async move {
+            match asked {
+                None => Ok(None),
+                Some((domain, client)) => gslb_resolve(domain, client).await.map(Some),
+            }
+        },
+    );
     let page = answer(
-        move || (params.get(), tick.get(), act.version().get(), as_of.get()),
-        |(((q, role, state), (sort, desc), page, expand), _, _, as_of)| {
+        move || (params.get(), tick.get(), as_of.get()),
+        |(((q, role, state), (sort, desc), page, expand), _, as_of)| {
             gslb_console(
                 q, role, state, sort, desc, page, expand, as_of.at, as_of.run,
             )
@@ -70,19 +85,20 @@ pub fn GslbPage() -> impl IntoView {
     );
     view! {
         <Title text="GSLB"/>
+        <LiveRefresh engine="gslb" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
         <h1>"GSLB"</h1>
         <PageHelp text="The GSLB parent-child topology over MEP: parent sites exchange metrics with each other, each child reports to its parent and falls back to a backup parent when its own goes down. The graph and the table show each site's state and its links; an operator can take a site down or cut a MEP link (one way or both) and watch the adoptions follow."/>
         <GslbNav current="/gslb"/>
         <p class="muted">
             "Parent-child topology over MEP: parents peer with every parent and answer ADNS; a child talks only to its parent. When a parent goes DOWN, the highest-preference backup parent that is up adopts its children; a child accepts or rejects from its own view."
         </p>
-        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let can_act = user_allows(Role::Operator).await;
+                let resolution = resolution.await;
                 match page.await {
                     Err(e) => view! { <LoadError error=e/> }.erase(),
-                    Ok(p) => view! { <Topology page=p act can_act/> }.erase(),
+                    Ok(p) => view! { <Topology page=p can_act resolution/> }.erase(),
                 }
             })}
         </Transition>
@@ -90,7 +106,11 @@ pub fn GslbPage() -> impl IntoView {
 }
 
 #[component]
-fn Topology(page: GslbConsolePage, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
+fn Topology(
+    page: GslbConsolePage,
+    can_act: bool,
+    resolution: Result<Option<ResolutionView>, AppError>,
+) -> impl IntoView {
     let GslbConsolePage {
         now_ms,
         totals,
@@ -113,15 +133,15 @@ fn Topology(page: GslbConsolePage, act: ServerAction<GslbAct>, can_act: bool) ->
         </section>
     }
     .erase();
-    let table = view! { <SitesTable sites act can_act/> }.erase();
+    let table = view! { <SitesTable sites can_act/> }.erase();
     view! {
         {summary}
         {graph}
         <div class="grid">
             {table}
             <div>
-                {can_act.then(|| view! { <LinkForm act parents/> })}
-                <ResolvePanel domains locations/>
+                {can_act.then(|| view! { <LinkForm parents/> })}
+                <ResolvePanel domains locations resolution/>
             </div>
         </div>
         <Facts facts/>
@@ -165,22 +185,13 @@ fn SiteFilters() -> impl IntoView {
 }
 
 #[component]
-fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> impl IntoView {
+fn SitesTable(sites: SitePage, can_act: bool) -> impl IntoView {
     let as_of = use_as_of().get_untracked();
     let url = ListUrl::current("/gslb", &["q", "role", "state", "expand"]);
     let summary = matching_summary(sites.matching, sites.total, "sites");
     let [name, role, state, mep, parent] =
         SITE_SORTS.map(|(key, _, label)| url.header(key, label, false));
     let (number, matching) = (sites.page, sites.matching);
-    let power = move |site: String, up: bool| {
-        act.dispatch(GslbAct {
-            input: GslbActInput {
-                op: if up { "site_up" } else { "site_down" }.into(),
-                site,
-                ..GslbActInput::default()
-            },
-        });
-    };
     view! {
         <section class="card">
             <h2>"Sites"</h2>
@@ -227,12 +238,9 @@ fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> imp
                                                 />
                                             }.erase()
                                         } else {
-                                            let site = name.clone();
+                                            let act = Act::of(&GslbAct { input: GslbActInput { op: "site_up".into(), site: name.clone(), ..GslbActInput::default() } });
                                             view! {
-                                                <button data-act="up" aria-label=format!("Bring up {name}")
-                                                    on:click=move |_| power(site.clone(), true)>
-                                                    "Bring up"
-                                                </button>
+                                                <ActButton label="Bring up" data_act="up" aria_label=format!("Bring up {name}") act/>
                                             }.erase()
                                         }}
                                     </td>
@@ -251,74 +259,70 @@ fn SitesTable(sites: SitePage, act: ServerAction<GslbAct>, can_act: bool) -> imp
 /// so the form stays small however many sites the topology has; the server names an unknown
 /// site.
 #[component]
-fn LinkForm(act: ServerAction<GslbAct>, parents: Vec<String>) -> impl IntoView {
-    let from = RwSignal::new(parents.first().cloned().unwrap_or_default());
-    let to = RwSignal::new(parents.get(1).cloned().unwrap_or_default());
-    let direction = RwSignal::new("both".to_owned());
-    let send = move |op: &'static str| {
-        act.dispatch(GslbAct {
-            input: GslbActInput {
-                op: op.into(),
-                from: from.get_untracked(),
-                to: to.get_untracked(),
-                direction: direction.get_untracked(),
-                ..GslbActInput::default()
-            },
-        });
-    };
+fn LinkForm(parents: Vec<String>) -> impl IntoView {
+    let from = parents.first().cloned().unwrap_or_default();
+    let to = parents.get(1).cloned().unwrap_or_default();
     view! {
         <section class="card" id="link-form">
             <h2>"MEP link faults"</h2>
             <datalist id="gslb-parents">
                 {parents.into_iter().map(|n| view! { <option value=n/> }).collect_view()}
             </datalist>
-            <div class="controls">
-                <label>"From " <input type="text" name="from" size="12" list="gslb-parents" prop:value=move || from.get() on:input=move |ev| from.set(event_target_value(&ev))/></label>
-                <label>" to " <input type="text" name="to" size="12" list="gslb-parents" prop:value=move || to.get() on:input=move |ev| to.set(event_target_value(&ev))/></label>
-                <label>" "
-                    <select name="direction" aria-label="Direction of the cut" on:change=move |ev| direction.set(event_target_value(&ev))>
-                        <option value="both">"both directions"</option>
-                        <option value="one_way">"this direction only (from → to)"</option>
-                    </select>
-                </label>
-            </div>
-            <div class="controls">
-                <button class="danger" id="link-cut" on:click=move |_| send("mep_cut")>"Cut link"</button>
-                <button id="link-restore" on:click=move |_| send("mep_restore")>"Restore link"</button>
-            </div>
+            <ActForm path=GslbAct::PATH error_id="action-error">
+                <div class="controls">
+                    <label>"From " <input type="text" name="input[from]" size="12" list="gslb-parents" value=from/></label>
+                    <label>" to " <input type="text" name="input[to]" size="12" list="gslb-parents" value=to/></label>
+                    <label>" "
+                        <select name="input[direction]" aria-label="Direction of the cut">
+                            <option value="both">"both directions"</option>
+                            <option value="one_way">"this direction only (from → to)"</option>
+                        </select>
+                    </label>
+                </div>
+                <div class="controls">
+                    <button type="submit" class="danger" id="link-cut" name="input[op]" value="mep_cut">"Cut link"</button>
+                    <button type="submit" id="link-restore" name="input[op]" value="mep_restore">"Restore link"</button>
+                </div>
+            </ActForm>
             <p class="muted small">"A cut link stops delivering MEP packets; the receiving side declares the other DOWN after the keep-alive timeout. One-way cuts stage asymmetric partitions (documented scenario 3)."</p>
         </section>
     }
 }
 
+/// How the parents' ADNS would answer: a `GET` form of this page (`?domain=..&client=..`),
+/// answered on the server.
 #[component]
-fn ResolvePanel(domains: Vec<DomainView>, locations: Vec<ClientLocationView>) -> impl IntoView {
-    let domain = RwSignal::new(domains.first().map(|d| d.name.clone()).unwrap_or_default());
-    let client = RwSignal::new(
-        locations
-            .first()
-            .map(|l| l.name.clone())
-            .unwrap_or_default(),
-    );
-    let resolve = Action::new(move |(d, c): &(String, String)| gslb_resolve(d.clone(), c.clone()));
+fn ResolvePanel(
+    domains: Vec<DomainView>,
+    locations: Vec<ClientLocationView>,
+    resolution: Result<Option<ResolutionView>, AppError>,
+) -> impl IntoView {
+    let query = use_query_map();
+    let (domain, client) = {
+        let q = query.read_untracked();
+        (
+            q.get("domain").unwrap_or_default(),
+            q.get("client").unwrap_or_default(),
+        )
+    };
     view! {
         <section class="card" id="resolve-panel">
             <h2>"Resolve"</h2>
             <p class="muted small">"How the parents' ADNS would answer a query now (the live round robin is not advanced). The same answers come from the DNS responder (dig @127.0.0.1 -p 5353 <domain>)."</p>
-            <div class="controls">
+            <FilterForm class="controls" id="resolve-form">
                 <label>"Domain "
-                    <select name="domain" on:change=move |ev| domain.set(event_target_value(&ev))>
-                        {domains.iter().map(|d| view! { <option value=d.name.clone()>{format!("{} ({})", d.name, d.method.cli_name())}</option> }).collect_view()}
+                    <select name="domain">
+                        {domains.iter().map(|d| view! { <option value=d.name.clone() selected=d.name == domain>{format!("{} ({})", d.name, d.method.cli_name())}</option> }).collect_view()}
                     </select>
                 </label>
                 <label>" from "
-                    <select name="client" on:change=move |ev| client.set(event_target_value(&ev))>
-                        {locations.iter().map(|l| view! { <option value=l.name.clone()>{format!("{} ({}, e.g. {})", l.name, l.network, l.sample_ip)}</option> }).collect_view()}
+                    <select name="client">
+                        {locations.iter().map(|l| view! { <option value=l.name.clone() selected=l.name == client>{format!("{} ({}, e.g. {})", l.name, l.network, l.sample_ip)}</option> }).collect_view()}
                     </select>
                 </label>
-                <button id="resolve" on:click=move |_| { resolve.dispatch((domain.get_untracked(), client.get_untracked())); }>"Resolve"</button>
-            </div>
-            {move || resolve.value().get().map(|r| match r {
+                <button type="submit" id="resolve">"Resolve"</button>
+            </FilterForm>
+            {resolution.transpose().map(|r| match r {
                 Err(e) => view! { <p class="error">{e.to_string()}</p> }.erase(),
                 Ok(r) => view! {
                     <div id="resolution">

@@ -4,22 +4,22 @@
 
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
 use crate::answer::answer;
 use crate::api::gslb::{gslb_export, GslbImport};
+use crate::components::act::ActForm;
 use crate::components::layout::user_allows;
 use crate::components::page_help::PageHelp;
 use crate::erase::Erase;
 use crate::pages::gslb::GslbNav;
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 
 /// The CLI page.
 #[component]
 pub fn GslbCliPage() -> impl IntoView {
-    let import = ServerAction::<GslbImport>::new();
-    let export = answer(move || import.version().get(), |_| gslb_export());
-    let text = RwSignal::new(String::new());
+    let export = answer(|| (), |_| gslb_export());
     view! {
         <Title text="GSLB CLI"/>
         <h1>"GSLB: CLI import / export"</h1>
@@ -40,13 +40,12 @@ pub fn GslbCliPage() -> impl IntoView {
                             </section>
                             <section class="card">
                                 <h2>"Import (replaces the topology)"</h2>
-                                <textarea id="cli-import" rows="18" cols="70" class="mono" placeholder="add gslb site SiteP1 10.10.0.1 -publicIP 203.0.113.1"
-                                    prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-                                <div class="controls">
-                                    <button id="cli-import-go" on:click=move |_| { import.dispatch(GslbImport { cli: text.get_untracked() }); }>"Import"</button>
-                                </div>
-                                {move || action_error(import.value().get()).map(|e| view! { <p class="error" id="import-error">{e}</p> })}
-                                {move || matches!(import.value().get(), Some(Ok(()))).then(|| view! { <p id="import-ok">"Imported."</p> })}
+                                <ActForm path=GslbImport::PATH error_id="import-error" status_id="import-ok" done="Imported.">
+                                    <textarea id="cli-import" name="cli" rows="18" cols="70" class="mono" aria-label="CLI commands to import" placeholder="add gslb site SiteP1 10.10.0.1 -publicIP 203.0.113.1"></textarea>
+                                    <div class="controls">
+                                        <button type="submit" id="cli-import-go">"Import"</button>
+                                    </div>
+                                </ActForm>
                             </section>
                         </div>
                     }.erase(),

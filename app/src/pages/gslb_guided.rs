@@ -5,21 +5,41 @@
 use engine::gslb::views::GuidedReplay;
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 
-use crate::api::gslb::GslbGuided;
+use crate::answer::answer;
+use crate::api::gslb::gslb_guided;
 use crate::components::event_table::ReasonTable;
+use crate::components::filter_form::FilterForm;
 use crate::components::page_help::PageHelp;
 use crate::components::topology::TopologyGraph;
+use crate::erase::Erase;
+use crate::error::AppError;
 use crate::format::sim_time;
 use crate::model::gslb_picture::{Picture, PictureOptions};
 use crate::model::EventRow;
-use crate::pages::action_error;
 use crate::pages::gslb::GslbNav;
 
-/// The guided replay page.
+/// The guided replay page. Its buttons are a `GET` form of the page (`?scenario=3`): the
+/// replay runs on the server (audited, for operators) and has an address to come back to.
 #[component]
 pub fn GslbGuidedPage() -> impl IntoView {
-    let run = ServerAction::<GslbGuided>::new();
+    let query = use_query_map();
+    let asked = Memo::new(move |_| query.read().get("scenario"));
+    let replay = answer(
+        move || asked.get(),
+        |asked| async move {
+            match asked {
+                None => Ok(None),
+                Some(n) => {
+                    let number = n.trim().parse::<u8>().map_err(|_| {
+                        AppError::invalid("scenario", format!("must be 1, 2 or 3; got \"{n}\""))
+                    })?;
+                    gslb_guided(number).await.map(Some)
+                }
+            }
+        },
+    );
     let titles = [
         (1u8, "1. A parent goes down: its first backup adopts the child; the child returns when the parent is back"),
         (2, "2. Only the P1-P2 link breaks: the child rejects P2 (its parent is still up from its view)"),
@@ -31,14 +51,20 @@ pub fn GslbGuidedPage() -> impl IntoView {
         <PageHelp text="The documented GSLB examples, replayed step by step on a topology of their own (the live estate is not touched): each step states what the documentation says should happen, then shows what the engine did."/>
         <GslbNav current="/gslb/guided"/>
         <p class="muted">"Each replay runs on its own engine with the documented topology: the live topology is not touched. Operators only; each run is audited."</p>
-        <div class="controls" id="guided-buttons">
+        <FilterForm class="controls" id="guided-buttons">
             {titles.into_iter().map(|(n, t)| view! {
-                <button data-scenario=n.to_string() on:click=move |_| { run.dispatch(GslbGuided { number: n }); }>{t}</button>
+                <button type="submit" name="scenario" value=n.to_string() data-scenario=n.to_string()>{t}</button>
             }).collect_view()}
-        </div>
-        {move || action_error(run.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
-        {move || run.pending().get().then(|| view! { <p class="muted">"Replaying…"</p> })}
-        {move || run.value().get().and_then(Result::ok).map(|r| view! { <Replay replay=r/> })}
+        </FilterForm>
+        <Suspense fallback=|| view! { <p class="muted">"Replaying…"</p> }>
+            {move || Suspend::new(async move {
+                match replay.await {
+                    Err(e) => view! { <p class="error" id="action-error">{e.to_string()}</p> }.erase(),
+                    Ok(None) => ().erase(),
+                    Ok(Some(r)) => view! { <Replay replay=r/> }.erase(),
+                }
+            })}
+        </Suspense>
     }
 }
 

@@ -6,14 +6,16 @@ use engine::gslb::config::SiteRole;
 use engine::gslb::views::{DirectionView, LinkView};
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::answer::answer;
 use crate::api::gslb::{gslb_site, GslbAct, GslbBackups, SITE_HISTORY_ROWS};
+use crate::components::act::{Act, ActButton, ActForm};
 use crate::components::event_table::{EventTable, ReasonTable};
 use crate::components::layout::user_allows;
-use crate::components::live::use_live_refresh;
+use crate::components::live::{use_live_refresh, LiveRefresh};
 use crate::components::page_help::PageHelp;
 use crate::components::topology::{status_class, status_label};
 use crate::erase::Erase;
@@ -21,7 +23,7 @@ use crate::format::sim_time;
 use crate::model::gslb::{GslbActInput, GslbSiteDetail};
 use crate::model::EventRow;
 use crate::pages::gslb::GslbNav;
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
 
 /// The site page.
@@ -29,35 +31,24 @@ use crate::time_travel::use_as_of;
 pub fn GslbSitePage() -> impl IntoView {
     let params = use_params_map();
     let name = Memo::new(move |_| params.read().get("name").unwrap_or_default());
-    let act = ServerAction::<GslbAct>::new();
-    let backups = ServerAction::<GslbBackups>::new();
     let tick = use_live_refresh("gslb");
     let as_of = use_as_of();
     let detail = answer(
-        move || {
-            (
-                name.get(),
-                tick.get(),
-                act.version().get(),
-                backups.version().get(),
-                as_of.get(),
-            )
-        },
-        |(name, _, _, _, as_of)| gslb_site(name, as_of.at, as_of.run),
+        move || (name.get(), tick.get(), as_of.get()),
+        |(name, _, as_of)| gslb_site(name, as_of.at, as_of.run),
     );
     view! {
         <Title text="GSLB site"/>
+        <LiveRefresh engine="gslb" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
         <GslbNav current=""/>
         <p><a href=move || as_of.get().link("/gslb")>"← Topology"</a></p>
-        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
-        {move || action_error(backups.value().get()).map(|e| view! { <p class="error" id="backups-error">{e}</p> })}
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let can_act = user_allows(Role::Operator).await;
                 let is_admin = user_allows(Role::Admin).await;
                 match detail.await {
                     Err(e) => view! { <LoadError error=e/> }.erase(),
-                    Ok(d) => view! { <Detail detail=d act backups can_act is_admin/> }.erase(),
+                    Ok(d) => view! { <Detail detail=d can_act is_admin/> }.erase(),
                 }
             })}
         </Transition>
@@ -75,13 +66,7 @@ pub(crate) fn direction_text(d: &DirectionView) -> String {
 }
 
 #[component]
-fn Detail(
-    detail: GslbSiteDetail,
-    act: ServerAction<GslbAct>,
-    backups: ServerAction<GslbBackups>,
-    can_act: bool,
-    is_admin: bool,
-) -> impl IntoView {
+fn Detail(detail: GslbSiteDetail, can_act: bool, is_admin: bool) -> impl IntoView {
     let GslbSiteDetail {
         site,
         links,
@@ -124,18 +109,22 @@ fn Detail(
             </table>
             {can_act.then(|| view! {
                 <div class="controls">
-                    <button class:danger=up id="site-power" on:click=move |_| {
-                        act.dispatch(GslbAct { input: GslbActInput { op: if up { "site_down" } else { "site_up" }.into(), site: name.clone(), ..GslbActInput::default() } });
-                    }>{if up { "Take site down" } else { "Bring site up" }}</button>
+                    <ActButton
+                        id="site-power"
+                        class=if up { "danger" } else { "" }
+                        error_id="action-error"
+                        label=if up { "Take site down" } else { "Bring site up" }
+                        act=Act::of(&GslbAct { input: GslbActInput { op: if up { "site_down" } else { "site_up" }.into(), site: name.clone(), ..GslbActInput::default() } })
+                    />
                 </div>
             })}
         </section>
     }
     .erase();
     let editor = (is_admin && is_parent).then(|| {
-        view! { <BackupEditor site=site.name.clone() current=site.backup_parents.clone() parents backups/> }.erase()
+        view! { <BackupEditor site=site.name.clone() current=site.backup_parents.clone() parents/> }.erase()
     });
-    let links_table = view! { <LinksTable site=site.name.clone() links act can_act/> }.erase();
+    let links_table = view! { <LinksTable site=site.name.clone() links can_act/> }.erase();
     view! {
         <h1>{site.name.clone()}</h1>
         <PageHelp text="One GSLB site: its role (parent or child), its parent and backup parent, whether it is adopted or orphaned, the state of each MEP link as each end sees it, and the site's events with the reason of every adoption or return."/>
@@ -156,12 +145,7 @@ fn Detail(
 }
 
 #[component]
-fn LinksTable(
-    site: String,
-    links: Vec<LinkView>,
-    act: ServerAction<GslbAct>,
-    can_act: bool,
-) -> impl IntoView {
+fn LinksTable(site: String, links: Vec<LinkView>, can_act: bool) -> impl IntoView {
     let as_of = use_as_of().get_untracked();
     view! {
         <section class="card">
@@ -174,7 +158,7 @@ fn LinksTable(
                         let peer = if mine_is_a { l.b.clone() } else { l.a.clone() };
                         let (out, inn) = if mine_is_a { (&l.a_to_b, &l.b_to_a) } else { (&l.b_to_a, &l.a_to_b) };
                         let cut = !out.delivering || !inn.delivering;
-                        let (me, other) = (site.clone(), peer.clone());
+                        let act = Act::of(&GslbAct { input: GslbActInput { op: if cut { "mep_restore" } else { "mep_cut" }.into(), from: site.clone(), to: peer.clone(), direction: "both".into(), ..GslbActInput::default() } });
                         view! {
                             <tr data-peer=peer.clone()>
                                 <td><a href=as_of.link(&format!("/gslb/sites/{peer}"))>{peer.clone()}</a></td>
@@ -184,9 +168,7 @@ fn LinksTable(
                                 <td class="small">{format!("{} ({})", l.initiator, l.initiator_rule)}</td>
                                 <td class="num">{l.rtt_ms.map(|r| format!("{r:.1} ms")).unwrap_or_else(|| "—".into())}</td>
                                 {can_act.then(|| view! {
-                                    <td><button class:danger=!cut on:click=move |_| {
-                                        act.dispatch(GslbAct { input: GslbActInput { op: if cut { "mep_restore" } else { "mep_cut" }.into(), from: me.clone(), to: other.clone(), direction: "both".into(), ..GslbActInput::default() } });
-                                    }>{if cut { "Restore" } else { "Cut" }}</button></td>
+                                    <td><ActButton class=if cut { "" } else { "danger" } label=if cut { "Restore" } else { "Cut" } aria_label=format!("{} the link to {peer}", if cut { "Restore" } else { "Cut" }) act/></td>
                                 })}
                             </tr>
                         }
@@ -198,26 +180,27 @@ fn LinksTable(
 }
 
 #[component]
-fn BackupEditor(
-    site: String,
-    current: Vec<String>,
-    parents: Vec<String>,
-    backups: ServerAction<GslbBackups>,
-) -> impl IntoView {
-    let list = RwSignal::new(current.join(" "));
+fn BackupEditor(site: String, current: Vec<String>, parents: Vec<String>) -> impl IntoView {
+    let list = current.join(" ");
     let others: Vec<String> = parents.into_iter().filter(|p| *p != site).collect();
-    let site2 = site.clone();
+    let command = format!("set gslb site {site} -backupParentlist {list}");
+    let site_again = site.clone();
+    let unset = Act::of(&GslbBackups {
+        site: site.clone(),
+        backups: String::new(),
+    });
     view! {
         <section class="card" id="backup-editor">
             <h2>"Backup parents (administrator)"</h2>
-            <p class="mono small">{format!("set gslb site {site} -backupParentlist {}", list.get_untracked())}</p>
-            <div class="controls">
+            <p class="mono small">{command}</p>
+            <ActForm path=GslbBackups::PATH class="controls" error_id="backups-error">
+                <input type="hidden" name="site" value=site.clone()/>
                 <label>"Backup parents in preference order (at most 5; parents only; not itself) "
-                    <input type="text" size="50" name="backups" prop:value=list on:input=move |ev| list.set(event_target_value(&ev))/>
+                    <input type="text" size="50" name="backups" value=list/>
                 </label>
-                <button id="backups-save" on:click=move |_| { backups.dispatch(GslbBackups { site: site2.clone(), backups: list.get_untracked() }); }>"Save"</button>
-                <button id="backups-unset" on:click=move |_| { list.set(String::new()); backups.dispatch(GslbBackups { site: site.clone(), backups: String::new() }); }>"Unset"</button>
-            </div>
+                <button type="submit" id="backups-save">"Save"</button>
+            </ActForm>
+            <ActButton id="backups-unset" label="Unset" aria_label=format!("Unset the backup parents of {site_again}") act=unset/>
             <p class="muted small">{format!("Other parents: {}", others.join(", "))}</p>
         </section>
     }

@@ -12,7 +12,7 @@ use crate::answer::answer;
 use crate::api::lhc::lhc_connectors;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
-use crate::components::live::use_live_refresh;
+use crate::components::live::{use_live_refresh, LiveRefresh};
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::erase::Erase;
@@ -51,6 +51,7 @@ pub fn LhcConnectorsPage() -> impl IntoView {
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Cloud Connectors"/>
+        <LiveRefresh engine="lhc" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
         <h1>"Cloud Connectors"</h1>
         <PageHelp text="Every Cloud Connector of every resource location. A connector that StoreFront lists as a Delivery Controller watches the cloud and moves through the HA states; in each resource location the connectors are ranked and the first is elected secondary broker, which registers the VDAs during an outage. Find the connectors that are down, in Extended HA or elected, or sort by the registrations they hold; the resource location's page acts on them."/>
         <LhcNav current="/lhc/connectors"/>

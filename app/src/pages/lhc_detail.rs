@@ -5,12 +5,13 @@
 use engine::lhc::{ConnectorView, Power, VdaPage};
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::answer::answer;
 use crate::api::lhc::{lhc_location, lhc_vdas, LhcAct, VDA_PAGE_SIZE};
-use crate::components::act::{Act, ActButton};
+use crate::components::act::{Act, ActButton, ActForm};
 use crate::components::charts::{RegistrationChart, StateBand};
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
@@ -26,7 +27,7 @@ use crate::error::AppError;
 use crate::format::sim_time;
 use crate::model::lhc::RlDetail;
 use crate::pages::lhc::HaBadge;
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
 
 /// The detail page.
@@ -34,13 +35,12 @@ use crate::time_travel::use_as_of;
 pub fn LhcDetailPage() -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.read().get("id").unwrap_or_default());
-    let act = ServerAction::<LhcAct>::new();
     let tick = use_live_refresh("lhc");
     let as_of = use_as_of();
     let range = use_time_range();
     let detail = answer(
-        move || (id.get(), tick.get(), act.version().get(), as_of.get()),
-        |(id, _, _, as_of)| lhc_location(id, as_of.at, as_of.run),
+        move || (id.get(), tick.get(), as_of.get()),
+        |(id, _, as_of)| lhc_location(id, as_of.at, as_of.run),
     );
     view! {
         <Title text="Resource location"/>
@@ -54,23 +54,17 @@ pub fn LhcDetailPage() -> impl IntoView {
                     let can_act = user_allows(Role::Operator).await;
                     match detail.await {
                         Err(e) => view! { <LoadError error=e/> }.erase(),
-                        Ok(d) => view! { <Detail detail=d act can_act range/> }.erase(),
+                        Ok(d) => view! { <Detail detail=d can_act range/> }.erase(),
                     }
                 })
             }}
         </Transition>
-        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
         <Vdas id/>
     }
 }
 
 #[component]
-fn Detail(
-    detail: RlDetail,
-    act: ServerAction<LhcAct>,
-    can_act: bool,
-    range: TimeRange,
-) -> impl IntoView {
+fn Detail(detail: RlDetail, can_act: bool, range: TimeRange) -> impl IntoView {
     let RlDetail {
         rl,
         connectors,
@@ -145,7 +139,7 @@ fn Detail(
                 <p class="muted small">
                     "Forcing the outage sets OutageModeForced = 1 on every Cloud Connector of the resource location, which is how the product tests it. Forcing it on a single connector (below) does not test the resource location: the others keep brokering through the cloud."
                 </p>
-                <LaunchForm resources act/>
+                <LaunchForm resources/>
             </section>
         })}
         <div class="grid">
@@ -172,7 +166,7 @@ fn Detail(
                 </table>
             </section>
         </div>
-        <Connectors connectors act can_act rl=rl.id.clone()/>
+        <Connectors connectors can_act rl=rl.id.clone()/>
         <section class="card">
             <h2>"Events (with reasons)"</h2>
             <EventTable rows=events id="rl-events"/>
@@ -181,25 +175,18 @@ fn Detail(
 }
 
 #[component]
-fn LaunchForm(resources: Vec<String>, act: ServerAction<LhcAct>) -> impl IntoView {
-    let chosen = RwSignal::new(resources.first().cloned().unwrap_or_default());
+fn LaunchForm(resources: Vec<String>) -> impl IntoView {
     view! {
-        <div class="controls">
+        <ActForm path=LhcAct::PATH class="controls" id="launch-form">
+            <input type="hidden" name="op" value="test_launch"/>
             <label>"Test launch of "
-                <select on:change=move |ev| chosen.set(event_target_value(&ev))>
+                <select name="resource">
                     {resources.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }).collect_view()}
                 </select>
             </label>
-            <button on:click=move |_| {
-                act.dispatch(LhcAct { op: "test_launch".into(), resource_location: None, connector: None, component: None, resource: Some(chosen.get_untracked()) });
-            }>"Launch"</button>
-        </div>
+            <button type="submit">"Launch"</button>
+        </ActForm>
     }
-}
-
-/// The component picked in a connector row (`None`: the whole connector).
-fn chosen_part(v: String) -> Option<String> {
-    (!v.is_empty()).then_some(v)
 }
 
 fn health(ok: bool) -> &'static str {
@@ -211,21 +198,7 @@ fn health(ok: bool) -> &'static str {
 }
 
 #[component]
-fn Connectors(
-    connectors: Vec<ConnectorView>,
-    act: ServerAction<LhcAct>,
-    can_act: bool,
-    rl: String,
-) -> impl IntoView {
-    let send = move |op: &'static str, rl: String, fqdn: String, component: Option<String>| {
-        act.dispatch(LhcAct {
-            op: op.to_owned(),
-            resource_location: Some(rl),
-            connector: Some(fqdn),
-            component,
-            resource: None,
-        });
-    };
+fn Connectors(connectors: Vec<ConnectorView>, can_act: bool, rl: String) -> impl IntoView {
     view! {
         <section class="card">
             <h2>"Cloud Connectors"</h2>
@@ -239,10 +212,9 @@ fn Connectors(
                 <tbody>
                     {connectors.into_iter().map(|c| {
                         let power = match c.power { Power::Up => "up".to_owned(), Power::Restarting { until_ms } => format!("restarting until {}", sim_time(until_ms)), _ => "down".to_owned() };
-                        let (rl1, rl2, rl3, rl4) = (rl.clone(), rl.clone(), rl.clone(), rl.clone());
-                        let (f1, f2, f3, f4) = (c.fqdn.clone(), c.fqdn.clone(), c.fqdn.clone(), c.fqdn.clone());
                         let forced = c.forced_outage;
-                        let target = RwSignal::new(String::new());
+                        let fqdn = c.fqdn.clone();
+                        let rl = rl.clone();
                         view! {
                             <tr data-connector=c.fqdn.clone() class:elected=c.elected>
                                 <td class="num">{c.election_rank.map(|r| r.to_string()).unwrap_or_else(|| "—".into())}</td>
@@ -261,20 +233,24 @@ fn Connectors(
                                 </td>
                                 <td class="mono">{format!("gen {} ({})", c.localdb.generation, sim_time(c.localdb.last_sync_ms))}</td>
                                 <td class="num">{c.registrations}</td>
-                                {can_act.then(|| view! {
-                                    <td class="row-actions">
-                                        <button aria-label=format!("{} on {}", if forced { "Clear outage" } else { "Force outage" }, c.fqdn) on:click=move |_| send(if forced { "clear_outage" } else { "force_outage" }, rl1.clone(), f1.clone(), None)>
-                                            {if forced { "Clear outage" } else { "Force outage" }}
-                                        </button>
-                                        <button aria-label=format!("Restart {}", c.fqdn) on:click=move |_| send("restart", rl2.clone(), f2.clone(), None)>"Restart"</button>
-                                        <select on:change=move |ev| target.set(event_target_value(&ev)) title="What to fail or recover" aria-label=format!("What to fail or recover on {}", c.fqdn)>
-                                            <option value="">"whole connector"</option>
-                                            <option value="css">"CSS"</option>
-                                            <option value="ha_service">"HA service"</option>
-                                            <option value="rbp">"RBP"</option>
-                                        </select>
-                                        <button aria-label=format!("Fail {}", c.fqdn) on:click=move |_| send("fail", rl3.clone(), f3.clone(), chosen_part(target.get_untracked()))>"Fail"</button>
-                                        <button aria-label=format!("Recover {}", c.fqdn) on:click=move |_| send("recover", rl4.clone(), f4.clone(), chosen_part(target.get_untracked()))>"Recover"</button>
+                                {can_act.then(move || view! {
+                                    <td>
+                                        <ActForm path=LhcAct::PATH class="row-actions" aria_label=format!("Actions on {}", fqdn)>
+                                            <input type="hidden" name="resource_location" value=rl/>
+                                            <input type="hidden" name="connector" value=fqdn.clone()/>
+                                            <button type="submit" name="op" value=if forced { "clear_outage" } else { "force_outage" } aria-label=format!("{} on {}", if forced { "Clear outage" } else { "Force outage" }, fqdn)>
+                                                {if forced { "Clear outage" } else { "Force outage" }}
+                                            </button>
+                                            <button type="submit" name="op" value="restart" aria-label=format!("Restart {}", fqdn)>"Restart"</button>
+                                            <select name="component" title="What to fail or recover" aria-label=format!("What to fail or recover on {}", fqdn)>
+                                                <option value="">"whole connector"</option>
+                                                <option value="css">"CSS"</option>
+                                                <option value="ha_service">"HA service"</option>
+                                                <option value="rbp">"RBP"</option>
+                                            </select>
+                                            <button type="submit" name="op" value="fail" aria-label=format!("Fail {}", fqdn)>"Fail"</button>
+                                            <button type="submit" name="op" value="recover" aria-label=format!("Recover {}", fqdn)>"Recover"</button>
+                                        </ActForm>
                                     </td>
                                 })}
                             </tr>

@@ -5,17 +5,18 @@
 use engine::lms::views::{FarmView, ServerBand, ServerPage, ServerPower, ServerView};
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::answer::answer;
 use crate::api::lms::{lms_farm, lms_servers, LmsAct, LmsActInput, LmsSettings, SERVER_PAGE_SIZE};
-use crate::components::act::Act;
+use crate::components::act::{Act, ActForm};
 use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
-use crate::components::live::use_live_refresh;
+use crate::components::live::{use_live_refresh, LiveRefresh};
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
@@ -24,7 +25,7 @@ use crate::erase::Erase;
 use crate::format::sim_time;
 use crate::model::lms::FarmPage;
 use crate::model::overview::UP_BAND_LABELS;
-use crate::pages::{action_error, LoadError, Loaded};
+use crate::pages::{LoadError, Loaded};
 use crate::time_travel::use_as_of;
 
 /// The section's tabs.
@@ -67,22 +68,14 @@ pub fn power_label(power: ServerPower) -> &'static str {
 #[component]
 pub fn LmsPage() -> impl IntoView {
     let tick = use_live_refresh("lms");
-    let act = ServerAction::<LmsAct>::new();
-    let settings = ServerAction::<LmsSettings>::new();
     let as_of = use_as_of();
     let farm = answer(
-        move || {
-            (
-                tick.get(),
-                act.version().get(),
-                settings.version().get(),
-                as_of.get(),
-            )
-        },
-        |(_, _, _, as_of)| lms_farm(as_of.at, as_of.run),
+        move || (tick.get(), as_of.get()),
+        |(_, as_of)| lms_farm(as_of.at, as_of.run),
     );
     view! {
         <Title text="Load management"/>
+        <LiveRefresh engine="lms" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
         <h1>"Load management"</h1>
         <PageHelp text="Load management across zones: each zone's data collector and the order of the next ones, its servers with their load index (0 to 10000, 10000 meaning full), sessions, and the applications published on them. An operator can kill a data collector and watch the zone elect the next one."/>
         <LmsNav current="/lms"/>
@@ -95,24 +88,16 @@ pub fn LmsPage() -> impl IntoView {
                 let is_admin = user_allows(Role::Admin).await;
                 match farm.await {
                     Err(e) => view! { <LoadError error=e/> }.erase(),
-                    Ok(page) => view! { <Farm page act settings can_act is_admin/> }.erase(),
+                    Ok(page) => view! { <Farm page can_act is_admin/> }.erase(),
                 }
             })}
         </Transition>
-        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
-        {move || action_error(settings.value().get()).map(|e| view! { <p class="error" id="settings-error">{e}</p> })}
         <Servers tick/>
     }
 }
 
 #[component]
-fn Farm(
-    page: FarmPage,
-    act: ServerAction<LmsAct>,
-    settings: ServerAction<LmsSettings>,
-    can_act: bool,
-    is_admin: bool,
-) -> impl IntoView {
+fn Farm(page: FarmPage, can_act: bool, is_admin: bool) -> impl IntoView {
     let FarmPage {
         farm,
         ranking_more,
@@ -171,7 +156,7 @@ fn Farm(
                         <tr><th>"Black-hole fix"</th><td id="farm-fix">{if black_hole_fix { "on: a starting server reports 10000" } else { "off: a starting server reports 0" }}</td></tr>
                     </tbody>
                 </table>
-                {is_admin.then(|| view! { <SettingsForm settings fix=black_hole_fix formula=formula_text.clone()/> })}
+                {is_admin.then(|| view! { <SettingsForm fix=black_hole_fix formula=formula_text.clone()/> })}
             </section>
     }
     .erase();
@@ -225,75 +210,61 @@ fn Farm(
     .erase();
     view! {
         <div class="grid">{summary}{zones}</div>
-        {can_act.then(|| view! { <StormForm act apps/> })}
+        {can_act.then(|| view! { <StormForm apps/> })}
         <Facts facts=fact_rows/>
     }
 }
 
 #[component]
-fn SettingsForm(settings: ServerAction<LmsSettings>, fix: bool, formula: String) -> impl IntoView {
-    let fix_choice = RwSignal::new(if fix { "on" } else { "off" }.to_owned());
-    let formula_choice = RwSignal::new(formula);
+fn SettingsForm(fix: bool, formula: String) -> impl IntoView {
+    let sum = formula == "sum";
     view! {
-        <div class="controls" id="farm-settings">
+        <ActForm path=LmsSettings::PATH class="controls" id="farm-settings" error_id="settings-error">
             <label>"Black-hole fix "
-                <select on:change=move |ev| fix_choice.set(event_target_value(&ev))>
+                <select name="black_hole_fix">
                     <option value="on" selected=fix>"on"</option>
                     <option value="off" selected=!fix>"off"</option>
                 </select>
             </label>
             <label>"Formula "
-                <select on:change=move |ev| formula_choice.set(event_target_value(&ev))>
-                    <option value="sum" selected=move || formula_choice.get_untracked() == "sum">"sum (seed)"</option>
-                    <option value="average" selected=move || formula_choice.get_untracked() == "average">"average (7.x)"</option>
+                <select name="formula">
+                    <option value="sum" selected=sum>"sum (seed)"</option>
+                    <option value="average" selected=!sum>"average (7.x)"</option>
                 </select>
             </label>
-            <button on:click=move |_| {
-                settings.dispatch(LmsSettings { black_hole_fix: Some(fix_choice.get_untracked()), formula: Some(formula_choice.get_untracked()) });
-            }>"Apply settings"</button>
-        </div>
+            <button type="submit">"Apply settings"</button>
+        </ActForm>
     }
 }
 
 #[component]
-fn StormForm(act: ServerAction<LmsAct>, apps: Vec<String>) -> impl IntoView {
-    let users = RwSignal::new("50".to_owned());
-    let over = RwSignal::new("5m".to_owned());
-    let app = RwSignal::new(String::new());
-    let launch_user = RwSignal::new(String::new());
-    let launch_app = RwSignal::new(apps.first().cloned().unwrap_or_default());
+fn StormForm(apps: Vec<String>) -> impl IntoView {
     let options = apps.clone();
     view! {
         <section class="card" id="lms-actions">
             <h2>"Operator actions"</h2>
-            <div class="controls" id="storm-form">
-                <label>"Logon storm: " <input type="number" min="1" max="100000" size="6" name="count" prop:value=users on:input=move |ev| users.set(event_target_value(&ev))/> " users"</label>
-                <label>" over " <input type="text" size="5" name="over" prop:value=over on:input=move |ev| over.set(event_target_value(&ev))/></label>
+            <ActForm path=LmsAct::PATH class="controls" id="storm-form" error_id="action-error">
+                <input type="hidden" name="input[op]" value="logon_storm"/>
+                <label>"Logon storm: " <input type="number" min="1" max="100000" size="6" name="input[count]" value="50"/> " users"</label>
+                <label>" over " <input type="text" size="5" name="input[over]" value="5m"/></label>
                 <label>" launching "
-                    <select name="app" on:change=move |ev| app.set(event_target_value(&ev))>
+                    <select name="input[app]">
                         <option value="">"any application (drawn per user)"</option>
                         {options.into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }).collect_view()}
                     </select>
                 </label>
-                <button id="storm-start" on:click=move |_| {
-                    act.dispatch(LmsAct { input: LmsActInput {
-                        op: "logon_storm".into(), count: users.get_untracked(), over: over.get_untracked(), app: app.get_untracked(), ..LmsActInput::default()
-                    }});
-                }>"Start storm"</button>
-            </div>
-            <div class="controls">
-                <label>"Launch as user " <input type="text" size="12" placeholder="(you)" prop:value=launch_user on:input=move |ev| launch_user.set(event_target_value(&ev))/></label>
+                <button type="submit" id="storm-start">"Start storm"</button>
+            </ActForm>
+            <ActForm path=LmsAct::PATH class="controls" id="launch-form">
+                <input type="hidden" name="input[op]" value="app_launch"/>
+                <label>"Launch as user " <input type="text" size="12" placeholder="(you)" name="input[user]"/></label>
                 <label>" application "
-                    <select on:change=move |ev| launch_app.set(event_target_value(&ev))>
+                    <select name="input[app]">
                         {apps.into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }).collect_view()}
                     </select>
                 </label>
-                <button on:click=move |_| {
-                    act.dispatch(LmsAct { input: LmsActInput {
-                        op: "app_launch".into(), user: launch_user.get_untracked(), app: launch_app.get_untracked(), ..LmsActInput::default()
-                    }});
-                }>"Launch"</button>
-            </div>
+                <button type="submit">"Launch"</button>
+            </ActForm>
             <p class="muted small">"A launch reconnects the user to a disconnected session first; otherwise the data collectors pick the least-loaded server that publishes the application, lets the client's address in and is below 10000. Reboots, spikes and disconnections are on each server's page."</p>
         </section>
     }

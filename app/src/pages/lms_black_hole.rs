@@ -6,22 +6,47 @@ use engine::lms::views::{AbReport, AbRun};
 use engine::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 
 use crate::answer::answer;
-use crate::api::lms::{lms_evaluators, LmsBlackHoleAb};
+use crate::api::lms::{lms_black_hole_ab, lms_evaluators};
+use crate::components::filter_form::FilterForm;
 use crate::components::layout::user_allows;
 use crate::components::lms_charts::{sessions_top, SessionLines};
 use crate::components::page_help::PageHelp;
 use crate::erase::Erase;
 use crate::format::thousands;
 use crate::pages::lms::LmsNav;
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 
-/// The A/B page.
+/// The A/B page. The form is a `GET` of this page: the A/B runs on the server when the
+/// address names a server, so a result has an address to share and to come back to.
 #[component]
 pub fn LmsBlackHolePage() -> impl IntoView {
-    let run = ServerAction::<LmsBlackHoleAb>::new();
+    let query = use_query_map();
+    let asked = Memo::new(move |_| {
+        let q = query.read();
+        q.get("server").map(|server| {
+            (
+                server,
+                q.get("users").unwrap_or_default(),
+                q.get("over").unwrap_or_default(),
+                q.get("app"),
+            )
+        })
+    });
     let farm = answer(|| (), |_| lms_evaluators());
+    let report = answer(
+        move || asked.get(),
+        |asked| async move {
+            match asked {
+                None => Ok(None),
+                Some((server, users, over, app)) => {
+                    lms_black_hole_ab(server, users, over, app).await.map(Some)
+                }
+            }
+        },
+    );
     view! {
         <Title text="Black-hole A/B"/>
         <h1>"Black-hole A/B"</h1>
@@ -33,30 +58,45 @@ pub fn LmsBlackHolePage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 let can_run = user_allows(Role::Operator).await;
+                let asked = asked.get_untracked();
                 match farm.await {
                     Err(e) => view! { <LoadError error=e/> }.erase(),
-                    Ok(page) if can_run => view! { <AbForm servers=page.servers server_count=page.server_count apps=page.applications run/> }.erase(),
+                    Ok(page) if can_run => view! { <AbForm servers=page.servers server_count=page.server_count apps=page.applications asked/> }.erase(),
                     Ok(_) => view! { <p class="muted">"Running the A/B needs the operator role."</p> }.erase(),
                 }
             })}
         </Suspense>
-        {move || action_error(run.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
-        {move || run.pending().get().then(|| view! { <p class="muted">"Running both simulations…"</p> })}
-        {move || run.value().get().and_then(Result::ok).map(|report| view! { <Report report/> })}
+        <Suspense fallback=|| view! { <p class="muted">"Running both simulations…"</p> }>
+            {move || Suspend::new(async move {
+                match report.await {
+                    Err(e) => view! { <p class="error" id="action-error">{e.to_string()}</p> }.erase(),
+                    Ok(None) => ().erase(),
+                    Ok(Some(report)) => view! { <Report report/> }.erase(),
+                }
+            })}
+        </Suspense>
     }
 }
+
+/// The A/B asked for in the address: server, users, over, application.
+type Asked = Option<(String, String, String, Option<String>)>;
 
 #[component]
 fn AbForm(
     servers: Vec<String>,
     server_count: usize,
     apps: Vec<String>,
-    run: ServerAction<LmsBlackHoleAb>,
+    asked: Asked,
 ) -> impl IntoView {
-    let server = RwSignal::new(servers.first().cloned().unwrap_or_default());
-    let users = RwSignal::new("60".to_owned());
-    let over = RwSignal::new("2m".to_owned());
-    let app = RwSignal::new(String::new());
+    let (server, users, over, app) = asked.unwrap_or_else(|| {
+        (
+            servers.first().cloned().unwrap_or_default(),
+            "60".to_owned(),
+            "2m".to_owned(),
+            None,
+        )
+    });
+    let app = app.unwrap_or_default();
     let hint = if servers.len() < server_count {
         format!(
             "The server to reboot, by host name: any of the farm's {} servers (the suggestions are the first {}).",
@@ -69,25 +109,26 @@ fn AbForm(
     };
     view! {
         <section class="card">
-            <div class="controls" id="ab-form">
+            <FilterForm class="controls" id="ab-form">
                 <label>"Reboot "
-                    <input type="text" name="server" size="14" list="ab-servers" aria-describedby="ab-servers-hint" prop:value=server on:input=move |ev| server.set(event_target_value(&ev))/>
+                    <input type="text" name="server" size="14" list="ab-servers" aria-describedby="ab-servers-hint" value=server/>
                 </label>
                 <datalist id="ab-servers">
                     {servers.into_iter().map(|s| view! { <option value=s/> }).collect_view()}
                 </datalist>
-                <label>" then a storm of " <input type="number" name="users" min="1" max="5000" size="5" prop:value=users on:input=move |ev| users.set(event_target_value(&ev))/> " users"</label>
-                <label>" over " <input type="text" name="over" size="5" prop:value=over on:input=move |ev| over.set(event_target_value(&ev))/></label>
+                <label>" then a storm of " <input type="number" name="users" min="1" max="5000" size="5" value=users/> " users"</label>
+                <label>" over " <input type="text" name="over" size="5" value=over/></label>
                 <label>" launching "
-                    <select on:change=move |ev| app.set(event_target_value(&ev))>
+                    <select name="app">
                         <option value="">"any application"</option>
-                        {apps.into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }).collect_view()}
+                        {apps.into_iter().map(|a| {
+                            let selected = a == app;
+                            view! { <option value=a.clone() selected=selected>{a.clone()}</option> }
+                        }).collect_view()}
                     </select>
                 </label>
-                <button id="ab-run" on:click=move |_| {
-                    run.dispatch(LmsBlackHoleAb { server: server.get_untracked(), users: users.get_untracked(), over: over.get_untracked(), app: Some(app.get_untracked()) });
-                }>"Run A/B"</button>
-            </div>
+                <button type="submit" id="ab-run">"Run A/B"</button>
+            </FilterForm>
             <p class="muted small" id="ab-servers-hint">{hint}</p>
         </section>
     }

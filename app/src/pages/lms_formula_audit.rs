@@ -5,25 +5,30 @@
 use engine::lms::config::LoadFormula;
 use engine::lms::views::FormulaAudit;
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 
 use crate::answer::answer;
 use crate::api::lms_audit::{lms_formula_audit, DEFAULT_AUDIT_LAUNCHES};
+use crate::components::filter_form::FilterForm;
 use crate::erase::Erase;
 use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
 
-/// The audit card: a form (application, launches) and its answer. It runs once when the
-/// page opens and again on "Audit"; it does not follow the live clock (its instant is
-/// shown).
+/// The audit card: a `GET` form (application, launches: `?audit-app=..&audit-launches=..`,
+/// the page's other parameters kept) and its answer, read on the server. It does not follow
+/// the live clock (its instant is shown).
 #[component]
 pub fn FormulaAuditCard() -> impl IntoView {
     let as_of = use_as_of();
-    let app = RwSignal::new(String::new());
-    let launches = RwSignal::new(DEFAULT_AUDIT_LAUNCHES.to_string());
+    let query = use_query_map();
     // (application, launches as typed): the server checks the number and names the field.
-    let asked = RwSignal::new((None::<String>, None::<String>));
-    // The last answer, shown again under the error of a refused request.
-    let last = StoredValue::new(None::<FormulaAudit>);
+    let asked = Memo::new(move |_| {
+        let q = query.read();
+        (
+            q.get("audit-app").filter(|a| !a.is_empty()),
+            q.get("audit-launches"),
+        )
+    });
     let audit = answer(
         move || (asked.get(), as_of.get()),
         |((app, launches), as_of)| async move {
@@ -42,58 +47,42 @@ pub fn FormulaAuditCard() -> impl IntoView {
             lms_formula_audit(app, launches, as_of.at, as_of.run).await
         },
     );
-    let run = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let chosen = app.get_untracked();
-        asked.set((
-            (!chosen.is_empty()).then_some(chosen),
-            Some(launches.get_untracked()),
-        ));
-    };
+    let (app, launches) = asked.get_untracked();
+    let launches = launches.unwrap_or_else(|| DEFAULT_AUDIT_LAUNCHES.to_string());
     view! {
         <section class="card" id="formula-audit">
             <h2>"Formula audit: the seed's sum formula against the 7.x average formula"</h2>
             <p class="muted">"Load index = the highest rule load + 5 % of the sum of the other rules' loads (seed, the default) or + 5 % of their average (the 7.x product). The next launches are placed on two copies of the farm, one per formula; nothing changes in the run."</p>
-            <form class="inline" on:submit=run>
-                <Transition fallback=|| ()>
-                    {move || Suspend::new(async move {
-                        let apps = match audit.await {
-                            Ok(a) => {
-                                last.set_value(Some(a.clone()));
-                                a.applications
-                            }
-                            Err(_) => last.with_value(|a| a.as_ref().map(|a| a.applications.clone())).unwrap_or_default(),
-                        };
-                        view! {
-                            <label>"Application "
-                                <select name="audit-app" on:change=move |ev| app.set(event_target_value(&ev))>
-                                    {apps.into_iter().map(|a| {
-                                        let selected = a == app.get_untracked();
-                                        let value = a.clone();
-                                        view! { <option value=value selected=selected>{a}</option> }
-                                    }).collect_view()}
-                                </select>
-                            </label>
-                        }
-                    })}
-                </Transition>
-                <label>" Launches "
-                    <input type="number" name="audit-launches" min="0" max="1000" size="5"
-                        prop:value=launches on:input=move |ev| launches.set(event_target_value(&ev))/>
-                </label>
-                " " <button type="submit">"Audit"</button>
-            </form>
             <Transition fallback=|| view! { <p class="muted">"Auditing…"</p> }>
-                {move || Suspend::new(async move {
-                    match audit.await {
-                        // A refused request keeps the last answer under its error.
-                        Err(e) => view! {
-                            <LoadError error=e/>
-                            {last.get_value().map(|a| view! { <Answer audit=a/> })}
-                        }.erase(),
-                        Ok(a) => view! { <Answer audit=a/> }.erase(),
-                    }
-                })}
+                {move || {
+                    let (app, launches) = (app.clone(), launches.clone());
+                    Suspend::new(async move {
+                        let answer = audit.await;
+                        let apps = answer.as_ref().map(|a| a.applications.clone()).unwrap_or_default();
+                        let chosen = app.clone().or_else(|| answer.as_ref().ok().map(|a| a.app.clone())).unwrap_or_default();
+                        view! {
+                            <FilterForm class="inline" id="formula-audit-form" merge=true>
+                                <label>"Application "
+                                    <select name="audit-app">
+                                        {apps.into_iter().map(|a| {
+                                            let selected = a == chosen;
+                                            let value = a.clone();
+                                            view! { <option value=value selected=selected>{a}</option> }
+                                        }).collect_view()}
+                                    </select>
+                                </label>
+                                <label>" Launches "
+                                    <input type="number" name="audit-launches" min="0" max="1000" size="5" value=launches/>
+                                </label>
+                                " " <button type="submit">"Audit"</button>
+                            </FilterForm>
+                            {match answer {
+                                Err(e) => view! { <LoadError error=e/> }.erase(),
+                                Ok(a) => view! { <Answer audit=a/> }.erase(),
+                            }}
+                        }
+                    })
+                }}
             </Transition>
         </section>
     }

@@ -6,16 +6,17 @@ use engine::lms::config::LoadFormula;
 use engine::lms::views::{AuditRow, ServerView};
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::answer::answer;
 use crate::api::lms::{lms_server, LmsAct, LmsActInput};
-use crate::components::act::Act;
+use crate::components::act::{Act, ActForm};
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
 use crate::components::layout::user_allows;
-use crate::components::live::use_live_refresh;
+use crate::components::live::{use_live_refresh, LiveRefresh};
 use crate::components::lms_charts::{rule_label, StackedLoadChart};
 use crate::components::page_help::PageHelp;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
@@ -23,7 +24,7 @@ use crate::erase::Erase;
 use crate::format::Instant;
 use crate::model::lms::ServerDetail;
 use crate::pages::lms::{age, power_label, LmsNav};
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 use crate::time_travel::use_as_of;
 
 /// The server detail page.
@@ -31,7 +32,6 @@ use crate::time_travel::use_as_of;
 pub fn LmsServerPage() -> impl IntoView {
     let params = use_params_map();
     let host = Memo::new(move |_| params.read().get("host").unwrap_or_default());
-    let act = ServerAction::<LmsAct>::new();
     let tick = use_live_refresh("lms");
     let as_of = use_as_of();
     let range = use_time_range();
@@ -42,21 +42,14 @@ pub fn LmsServerPage() -> impl IntoView {
         (q.get("range"), q.get("from"), q.get("to"))
     });
     let detail = answer(
-        move || {
-            (
-                host.get(),
-                range_params.get(),
-                tick.get(),
-                act.version().get(),
-                as_of.get(),
-            )
-        },
-        |(host, (range, from, to), _, _, as_of)| {
+        move || (host.get(), range_params.get(), tick.get(), as_of.get()),
+        |(host, (range, from, to), _, as_of)| {
             lms_server(host, range, from, to, as_of.at, as_of.run)
         },
     );
     view! {
         <Title text="Server"/>
+        <LiveRefresh engine="lms" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
         <LmsNav current=""/>
         <p><a href=move || as_of.get().link("/lms")>"← Farm"</a></p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
@@ -67,22 +60,16 @@ pub fn LmsServerPage() -> impl IntoView {
                     let can_act = user_allows(Role::Operator).await;
                     match detail.await {
                         Err(e) => view! { <LoadError error=e/> }.erase(),
-                        Ok(d) => view! { <Detail detail=d act can_act range/> }.erase(),
+                        Ok(d) => view! { <Detail detail=d can_act range/> }.erase(),
                     }
                 })
             }}
         </Transition>
-        {move || action_error(act.value().get()).map(|e| view! { <p class="error" id="action-error">{e}</p> })}
     }
 }
 
 #[component]
-fn Detail(
-    detail: ServerDetail,
-    act: ServerAction<LmsAct>,
-    can_act: bool,
-    range: TimeRange,
-) -> impl IntoView {
+fn Detail(detail: ServerDetail, can_act: bool, range: TimeRange) -> impl IntoView {
     let as_of = use_as_of().get_untracked();
     let ServerDetail {
         server,
@@ -101,7 +88,7 @@ fn Detail(
         <PageHelp text="One server of load management: its load index now and each rule's share of it, its sessions, where the last launches were placed and why (the load indexes compared), and its events. An operator can reboot it."/>
         <p class="muted">{format!("host id {} · zone {} · evaluator {} · {} · publishes {}",
             server.host_id, server.zone, server.evaluator, power_label(server.power), server.apps.join(", "))}</p>
-        {can_act.then(|| view! { <Actions host=host.clone() act/> })}
+        {can_act.then(|| view! { <Actions host=host.clone()/> })}
         <div class="grid">
             <section class="card">
                 <h2>"Load index over simulated time, by rule"</h2>
@@ -204,25 +191,20 @@ fn Now(
 }
 
 #[component]
-fn Actions(host: String, act: ServerAction<LmsAct>) -> impl IntoView {
-    let counter = RwSignal::new("cpu".to_owned());
-    let percent = RwSignal::new("95".to_owned());
-    let spike_for = RwSignal::new("10m".to_owned());
-    let count = RwSignal::new("5".to_owned());
-    let send = move |op: &'static str, host: String| {
-        act.dispatch(LmsAct {
-            input: LmsActInput {
-                op: op.into(),
-                server: host,
-                counter: counter.get_untracked(),
-                percent: percent.get_untracked(),
-                over: spike_for.get_untracked(),
-                count: count.get_untracked(),
-                ..LmsActInput::default()
-            },
-        });
-    };
-    let (h1, h2, h3, h4) = (host.clone(), host.clone(), host.clone(), host);
+fn Actions(host: String) -> impl IntoView {
+    let reboot = Act::of(&LmsAct {
+        input: LmsActInput {
+            op: "reboot".into(),
+            server: host.clone(),
+            ..LmsActInput::default()
+        },
+    });
+    let consequence = format!("Reboot {host}: every session on it ends, it is down for the reboot time (60 s by default) then starting (3 m), and takes no launches until it is up; if it is its zone's data collector, the zone elects another.");
+    let (aria, confirm, spiked) = (
+        format!("Reboot {host}"),
+        format!("Reboot {host}"),
+        host.clone(),
+    );
     view! {
         <section class="card" id="server-actions">
             <h2>"Operator actions"</h2>
@@ -230,26 +212,31 @@ fn Actions(host: String, act: ServerAction<LmsAct>) -> impl IntoView {
                 <ConfirmButton
                     id="reboot"
                     label="Reboot"
-                    aria_label=format!("Reboot {h1}")
-                    confirm=format!("Reboot {h1}")
-                    consequence=format!("Reboot {h1}: every session on it ends, it is down for the reboot time (60 s by default) then starting (3 m), and takes no launches until it is up; if it is its zone's data collector, the zone elects another.")
-                    act=Act::of(&LmsAct { input: LmsActInput { op: "reboot".into(), server: h1.clone(), ..LmsActInput::default() } })
+                    aria_label=aria
+                    confirm=confirm
+                    consequence=consequence
+                    act=reboot
                 />
+            </div>
+            <ActForm path=LmsAct::PATH class="controls" id="spike-form" error_id="action-error">
+                <input type="hidden" name="input[op]" value="spike"/>
+                <input type="hidden" name="input[server]" value=spiked/>
                 <label>" Spike "
-                    <select on:change=move |ev| counter.set(event_target_value(&ev))>
+                    <select name="input[counter]">
                         <option value="cpu">"CPU"</option>
                         <option value="memory">"memory"</option>
                     </select>
                 </label>
-                <label>" at " <input type="number" min="0" max="100" size="4" prop:value=percent on:input=move |ev| percent.set(event_target_value(&ev))/> " %"</label>
-                <label>" for " <input type="text" size="5" prop:value=spike_for on:input=move |ev| spike_for.set(event_target_value(&ev))/></label>
-                <button id="spike" on:click=move |_| send("spike", h2.clone())>"Spike"</button>
-            </div>
-            <div class="controls">
-                <label><input type="number" min="1" size="5" prop:value=count on:input=move |ev| count.set(event_target_value(&ev))/> " sessions: "</label>
-                <button on:click=move |_| send("disconnect", h3.clone())>"Disconnect"</button>
-                <button on:click=move |_| send("logoff", h4.clone())>"Log off"</button>
-            </div>
+                <label>" at " <input type="number" min="0" max="100" size="4" name="input[percent]" value="95"/> " %"</label>
+                <label>" for " <input type="text" size="5" name="input[over]" value="10m"/></label>
+                <button type="submit" id="spike">"Spike"</button>
+            </ActForm>
+            <ActForm path=LmsAct::PATH class="controls" id="session-form">
+                <input type="hidden" name="input[server]" value=host/>
+                <label><input type="number" min="1" size="5" name="input[count]" value="5"/> " sessions: "</label>
+                <button type="submit" name="input[op]" value="disconnect">"Disconnect"</button>
+                <button type="submit" name="input[op]" value="logoff">"Log off"</button>
+            </ActForm>
         </section>
     }
 }

@@ -11,7 +11,7 @@ use leptos_router::hooks::use_query_map;
 use crate::answer::answer;
 use crate::api::lms::{lms_store, LOAD_TABLE_PAGE_SIZE, SESSION_PAGE_SIZE};
 use crate::components::filter_form::{kept_filters, FilterForm};
-use crate::components::live::use_live_refresh;
+use crate::components::live::{use_live_refresh, LiveRefresh};
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::sort_header::{sort_header, SortedBy};
@@ -71,6 +71,7 @@ pub fn LmsStorePage() -> impl IntoView {
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Dynamic store"/>
+        <LiveRefresh engine="lms" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
         <h1>"Dynamic store"</h1>
         <PageHelp text="The dynamic store as the zone data collectors hold it: per server, the load index the farm uses to place sessions, and, side by side, the same index under the older and newer load formulas with the placements each would make."/>
         <LmsNav current="/lms/store"/>

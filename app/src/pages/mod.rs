@@ -20,6 +20,7 @@ pub mod lhc_connectors;
 pub mod lhc_detail;
 pub mod lms;
 pub mod lms_black_hole;
+pub mod lms_evaluator_editor;
 pub mod lms_evaluators;
 pub mod lms_formula_audit;
 pub mod lms_server;

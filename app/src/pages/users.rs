@@ -3,17 +3,20 @@
 
 use engine::Role;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
 use crate::answer::answer;
 use crate::api::admin::{
     list_users, AddUser, DeleteUser, ResetUserPassword, SetUserDisabled, SetUserRole,
 };
+use crate::components::act::{Act, ActButton, ActForm};
+use crate::components::confirm::ConfirmButton;
 use crate::components::layout::user_allows;
 use crate::components::page_help::PageHelp;
 use crate::erase::Erase;
 use crate::model::UserView;
-use crate::pages::{action_error, LoadError};
+use crate::pages::LoadError;
 
 /// The users page: its forms and list for admins, only why for anyone else (the server
 /// refuses them anyway; the list is not even asked for).
@@ -38,137 +41,80 @@ pub fn UsersPage() -> impl IntoView {
 /// The users page's content, for admins.
 #[component]
 fn AdminBody() -> impl IntoView {
-    let add = ServerAction::<AddUser>::new();
-    let actions = UserActions {
-        set_role: ServerAction::<SetUserRole>::new(),
-        reset: ServerAction::<ResetUserPassword>::new(),
-        disable: ServerAction::<SetUserDisabled>::new(),
-        delete: ServerAction::<DeleteUser>::new(),
-    };
-    let UserActions {
-        set_role,
-        reset,
-        disable,
-        delete,
-    } = actions;
-    let users = answer(
-        move || {
-            (
-                add.version().get(),
-                set_role.version().get(),
-                disable.version().get(),
-                delete.version().get(),
-            )
-        },
-        |_| list_users(),
-    );
-    let role_options = |selected: Role| {
-        Role::ALL
-            .into_iter()
-            .map(move |r| view! { <option value=r.as_str() selected=r == selected>{r.as_str()}</option> })
-            .collect_view()
-    };
-    // A user added: the form is emptied for the next one and says who was added.
-    let add_form = NodeRef::<leptos::html::Form>::new();
-    #[cfg(feature = "hydrate")]
-    Effect::new(move |_| {
-        if matches!(add.value().get(), Some(Ok(_))) {
-            if let Some(form) = add_form.get() {
-                form.reset();
-            }
-        }
-    });
+    let users = answer(|| (), |_| list_users());
     view! {
         <section class="card">
             <h2>"Add a user"</h2>
-            <ActionForm action=add node_ref=add_form attr:class="form inline" attr:id="add-user-form">
+            <ActForm path=AddUser::PATH class="form inline" id="add-user-form" status_id="user-added" done="User {username} added as {role}." reset=true>
                 <label>"User name " <input type="text" name="username" required/></label>
                 <label>"Password " <input type="password" name="password" autocomplete="new-password" required/></label>
                 <label>"Role " <select name="role">{role_options(Role::Viewer)}</select></label>
                 <button type="submit" class="primary">"Add"</button>
-            </ActionForm>
-            {move || action_error(add.value().get()).map(|e| view! { <p class="error">{e}</p> })}
-            {move || add.value().get().and_then(|r| r.ok()).map(|u| view! {
-                <p class="ok" id="user-added">{format!("User {} added as {}.", u.username, u.role)}</p>
-            })}
+            </ActForm>
         </section>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || Suspend::new(async move {
                 match users.await {
                     Err(e) => view! { <LoadError error=e/> }.erase(),
-                    Ok(list) => view! { <UserTable list actions role_options/> }.erase(),
+                    Ok(list) => view! { <UserTable list/> }.erase(),
                 }
             })}
         </Transition>
-        {move || action_error(set_role.value().get()).map(|e| view! { <p class="error">{e}</p> })}
-        {move || action_error(reset.value().get()).map(|e| view! { <p class="error">{e}</p> })}
-        {move || action_error(disable.value().get()).map(|e| view! { <p class="error">{e}</p> })}
-        {move || action_error(delete.value().get()).map(|e| view! { <p class="error">{e}</p> })}
-        {move || reset.value().get().and_then(|r| r.ok()).map(|_| view! { <p class="ok">"Password replaced."</p> })}
     }
 }
 
-/// The actions of the users table's rows.
-#[derive(Clone, Copy)]
-struct UserActions {
-    set_role: ServerAction<SetUserRole>,
-    reset: ServerAction<ResetUserPassword>,
-    disable: ServerAction<SetUserDisabled>,
-    delete: ServerAction<DeleteUser>,
+/// The roles as options, `selected` chosen.
+fn role_options(selected: Role) -> impl IntoView {
+    Role::ALL
+        .into_iter()
+        .map(move |r| view! { <option value=r.as_str() selected=r == selected>{r.as_str()}</option> })
+        .collect_view()
 }
 
 #[component]
-fn UserTable<F, V>(list: Vec<UserView>, actions: UserActions, role_options: F) -> impl IntoView
-where
-    F: Fn(Role) -> V + Copy + Send + 'static,
-    V: IntoView + 'static,
-{
-    let UserActions {
-        set_role,
-        reset,
-        disable,
-        delete,
-    } = actions;
+fn UserTable(list: Vec<UserView>) -> impl IntoView {
     view! {
         <section class="card">
             <table tabindex="0" id="users-table">
                 <thead><tr><th>"User"</th><th>"Role"</th><th>"Created (UTC)"</th><th>"Password"</th><th>"Account"</th></tr></thead>
                 <tbody>
                     {list.into_iter().map(|u| {
-                        let delete_label = format!("Delete {}", u.username);
                         let role_label = format!("Role of {}", u.username);
+                        let id = u.id.to_string();
+                        let name = u.username.clone();
+                        let toggle = if u.disabled { "Enable" } else { "Disable" };
+                        let disable = Act::of(&SetUserDisabled { id: id.clone(), disabled: (!u.disabled).to_string() });
+                        let delete = Act::of(&DeleteUser { id: id.clone() });
+                        let (id_role, id_reset) = (id.clone(), id);
+                        let reset_label = format!("New password of {name}");
                         view! {
                         <tr data-user=u.username.clone()>
                             <td>{u.username.clone()}</td>
                             <td>
-                                <ActionForm action=set_role attr:class="inline">
-                                    <input type="hidden" name="id" value=u.id.to_string()/>
+                                <ActForm path=SetUserRole::PATH class="inline">
+                                    <input type="hidden" name="id" value=id_role/>
                                     <select name="role" aria-label=role_label>{role_options(u.role)}</select>
                                     <button type="submit">"Change"</button>
-                                </ActionForm>
+                                </ActForm>
                             </td>
                             <td class="mono">{u.created_at.clone()}</td>
                             <td>
-                                <ActionForm action=reset attr:class="inline">
-                                    <input type="hidden" name="id" value=u.id.to_string()/>
-                                    <input type="password" name="password" placeholder="new password" autocomplete="new-password"/>
+                                <ActForm path=ResetUserPassword::PATH class="inline" done="Password replaced." reset=true>
+                                    <input type="hidden" name="id" value=id_reset/>
+                                    <input type="password" name="password" placeholder="new password" aria-label=reset_label autocomplete="new-password"/>
                                     <button type="submit">"Reset"</button>
-                                </ActionForm>
+                                </ActForm>
                             </td>
                             <td>
                                 {u.disabled.then(|| view! { <span class="badge">"disabled"</span>" " })}
-                                <ActionForm action=disable attr:class="inline">
-                                    <input type="hidden" name="id" value=u.id.to_string()/>
-                                    <input type="hidden" name="disabled" value=(!u.disabled).to_string()/>
-                                    <button type="submit">{if u.disabled { "Enable" } else { "Disable" }}</button>
-                                </ActionForm>
-                                <details class="inline confirm">
-                                    <summary>"Delete…"</summary>
-                                    <ActionForm action=delete attr:class="inline">
-                                        <input type="hidden" name="id" value=u.id.to_string()/>
-                                        <button type="submit" class="danger">{delete_label}</button>
-                                    </ActionForm>
-                                </details>
+                                <ActButton label=toggle aria_label=format!("{toggle} {name}") act=disable/>
+                                <ConfirmButton
+                                    label="Delete…"
+                                    aria_label=format!("Delete {name}")
+                                    confirm=format!("Delete {name}")
+                                    consequence=format!("Delete the account {name}: it can no longer sign in and its sessions end; what it did stays in the audit log.")
+                                    act=delete
+                                />
                             </td>
                         </tr>
                         }
