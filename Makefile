@@ -53,7 +53,7 @@ fmt:
 	cargo fmt --all
 
 lint:
-	cargo clippy --all-targets -p engine -p adns -p services -p server -p app -p splitter --features app/ssr -- -D warnings
+	cargo clippy --all-targets -p engine -p adns -p services -p server -p app --features app/ssr -- -D warnings
 	cargo clippy -p app --features hydrate --target wasm32-unknown-unknown -- -D warnings
 
 clean:

@@ -18,23 +18,10 @@ size() { stat -c %s "$1"; }
 for f in $(find "$dir_pkg" -type f ! -name '*.br' ! -name '*.gz' | sort); do
   printf '%-44s %12s %12s %12s\n' "$(basename "$f")" "$(size "$f")" "$(size "$f.br")" "$(size "$f.gz")"
 done
-# What one page needs before it is interactive: the main module and the modules the split
-# manifest lists for the page's section (its split point `show_<section>`, app/src/routes.rs).
-need() { # split point names (the sections' `show_<section>`) -> raw, brotli totals
-  local files
-  files=$(node -e '
-    const m = require(process.argv[1]);
-    const out = new Set(["switchyard_bg"]);
-    for (const key of Object.keys(m)) if (process.argv.slice(2).some((n) => key.includes(n))) m[key].forEach((f) => out.add(f));
-    console.log([...out].join(" "));' "$(realpath "$dir_pkg/section_modules.json")" "$@")
-  local raw=0 br=0
-  for f in $files; do raw=$((raw + $(size "$dir_pkg/$f.wasm"))); br=$((br + $(size "$dir_pkg/$f.wasm.br"))); done
-  echo "$raw B raw, $br B brotli ($files)"
-}
-for section in overview admin lhc lms gslb autoscale; do
-  echo "wasm a page of section $section needs: $(need "show_${section}_")"
-done
-echo "every wasm module: $(find "$dir_pkg" -name '*.wasm' -printf '%s\n' | paste -sd+ | bc) B raw"
+# What a page needs before it is interactive: the bundle's one module and its script (every
+# page the same: the pages are rendered on the server; the browser hydrates their islands).
+echo "wasm and script a page needs: $(( $(size "$dir_pkg/switchyard_bg.wasm") + $(size "$dir_pkg/switchyard.js") )) B raw," \
+  "$(( $(size "$dir_pkg/switchyard_bg.wasm.br") + $(size "$dir_pkg/switchyard.js.br") )) B brotli"
 
 start=$(date +%s.%N)
 make -s build >/dev/null

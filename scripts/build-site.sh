@@ -1,22 +1,16 @@
 #!/usr/bin/env bash
 # Builds the browser bundle into target/site (what `switchyard serve --site-root` serves):
-#   1. the app crate with `hydrate` for wasm32, as a cdylib linked with its relocations kept
-#      (`--emit-relocs`, which the splitter needs), and the splitter (cargo: nothing to do
-#      when nothing changed);
-#   2. when the compiled wasm, the splitter, the stylesheet, public/ or this script changed since the last
+#   1. the app crate with `hydrate` for wasm32, as a cdylib (cargo: nothing to do when nothing
+#      changed): the islands of the console, one module;
+#   2. when the compiled wasm, the stylesheet, public/ or this script changed since the last
 #      build (a key in target/site/.built), and only then:
-#      a. the splitter (splitter/) cuts the wasm at the pages' lazy routes: a main module,
-#         one module per section of the console (app/src/routes.rs) and one per piece of code
-#         several sections share, their loader and the manifest the server reads to preload
-#         a page's modules;
-#      b. wasm-bindgen (exact version, on PATH) on the main module: switchyard.js +
-#         switchyard_bg.wasm;
-#      c. release only: wasm-opt (binaryen from npm, end2end/node_modules/.bin) on every
-#         module, never Debian's older binaryen, which breaks hydration;
-#      d. the stylesheet beside them, and the whole folder named after a hash of its content
+#      a. wasm-bindgen (exact version, on PATH): switchyard.js + switchyard_bg.wasm;
+#      b. release only: wasm-opt (binaryen from npm, end2end/node_modules/.bin) on the module,
+#         never Debian's older binaryen, which breaks hydration;
+#      c. the stylesheet beside them, and the whole folder named after a hash of its content
 #         (pkg/switchyard-<hash>/) so that browsers may keep its files for a year, each file
 #         with a brotli (.br) and a gzip (.gz) copy made once here;
-#      e. the folder's name into target/site/bundle.txt (read by the server) and public/ to
+#      d. the folder's name into target/site/bundle.txt (read by the server) and public/ to
 #         the site root.
 # Usage: scripts/build-site.sh [release|debug]
 set -euo pipefail
@@ -28,17 +22,15 @@ case "$mode" in
   *) echo "usage: $0 [release|debug]" >&2; exit 2 ;;
 esac
 
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Clink-args=--emit-relocs" \
-  cargo rustc -p app --lib --target wasm32-unknown-unknown --profile "$profile" \
+cargo rustc -p app --lib --target wasm32-unknown-unknown --profile "$profile" \
   --features hydrate --crate-type cdylib
-cargo build --release -q -p splitter
 
 site=target/site
 wasm="target/wasm32-unknown-unknown/$out/app.wasm"
 key=$(
   {
     echo "$mode"
-    sha256sum "$wasm" target/release/splitter style/main.css "$0"
+    sha256sum "$wasm" style/main.css "$0"
     find public -type f -print0 | sort -z | xargs -0 -r sha256sum
   } | sha256sum | cut -c1-32
 )
@@ -52,17 +44,12 @@ mkdir -p "$site"
 next="$site/pkg.next"
 rm -rf "$next"
 mkdir -p "$next"
-target/release/splitter "$wasm" "$next" ./switchyard.js > /dev/null
-# --keep-lld-exports: the page modules call into the main module through its exports.
-wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$next" --out-name switchyard \
-  "$next/main.wasm"
-rm "$next/main.wasm"
+wasm-bindgen --target web --no-typescript --out-dir "$next" --out-name switchyard "$wasm"
 if [ "$mode" = release ]; then
-  for module in "$next"/*.wasm; do
-    end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory \
-      --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
-      --enable-reference-types --enable-multivalue "$module" -o "$module"
-  done
+  module="$next/switchyard_bg.wasm"
+  end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    --enable-reference-types --enable-multivalue "$module" -o "$module"
 fi
 cp style/main.css "$next/switchyard.css"
 hash=$(find "$next" -type f -print0 | sort -z | xargs -0 cat | sha256sum | cut -c1-16)
@@ -75,7 +62,5 @@ cp -R public/. "$site/"
 echo "$name" > "$site/bundle.txt"
 echo "$key" > "$site/.built"
 wasm_file="$site/pkg/$name/switchyard_bg.wasm"
-modules=$(find "$site/pkg/$name" -name '*.wasm' | wc -l)
-echo "site built in $site ($mode): $name, main wasm $(stat -c %s "$wasm_file") bytes," \
-  "$(stat -c %s "$wasm_file.br") brotli, $(stat -c %s "$wasm_file.gz") gzip;" \
-  "$((modules - 1)) page modules"
+echo "site built in $site ($mode): $name, wasm $(stat -c %s "$wasm_file") bytes," \
+  "$(stat -c %s "$wasm_file.br") brotli, $(stat -c %s "$wasm_file.gz") gzip"

@@ -25,7 +25,6 @@ pub mod format;
 pub mod ids;
 pub mod model;
 pub mod pages;
-pub mod routes;
 pub mod time_travel;
 
 use leptos::prelude::*;
@@ -35,10 +34,21 @@ use leptos_router::path;
 use leptos_router::SsrMode;
 
 use crate::components::layout::Layout;
-use crate::components::section_preloads::SectionPreloads;
+use crate::erase::Erase;
+use crate::pages::gslb::GslbPage;
+use crate::pages::gslb_cli::GslbCliPage;
+use crate::pages::gslb_guided::GslbGuidedPage;
+use crate::pages::gslb_links::GslbLinksPage;
+use crate::pages::gslb_site::GslbSitePage;
 use crate::pages::login::LoginPage;
-use crate::routes::*;
-use leptos_router::Lazy;
+use crate::pages::{
+    alert_rules::AlertRulesPage, alerts::AlertsPage, audit::AuditPage, autoscale::AutoscalePage,
+    autoscale_editor::AutoscaleEditorPage, autoscale_group::AutoscaleGroupPage,
+    autoscale_nodes::AutoscaleNodesPage, dashboard::Dashboard, history::HistoryPage, lhc::LhcPage,
+    lhc_connectors::LhcConnectorsPage, lhc_detail::LhcDetailPage, lms::LmsPage,
+    lms_black_hole::LmsBlackHolePage, lms_evaluators::LmsEvaluatorsPage, lms_server::LmsServerPage,
+    lms_store::LmsStorePage, users::UsersPage,
+};
 
 /// The name of the browser bundle's files (`switchyard.js`, `switchyard_bg.wasm`,
 /// `switchyard.css`, `LeptosOptions::output_name`); a built site keeps them in a folder named
@@ -57,8 +67,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light dark"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="stylesheet" href=stylesheet/>
-                <HydrationScripts options=options.clone() islands=true/>
-                <SectionPreloads options/>
+                <HydrationScripts options islands=true/>
                 <MetaTags/>
             </head>
             <body>
@@ -68,7 +77,18 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
-/// The application: stylesheet, title and routes.
+/// A route's view: `$page` inside the console's [`Layout`] (type-erased: one nested view
+/// type for every page would be too deep for the compiler).
+macro_rules! framed {
+    ($page:ident) => {
+        || view! { <Layout><$page/></Layout> }.erase()
+    };
+}
+
+/// The application: stylesheet, title and routes. Every page is rendered on the server; the
+/// browser hydrates only the islands (components marked `#[island]`: the clock, the alert
+/// badge, the menu button, the behaviours over the server's HTML, the live refreshes and the
+/// two editors).
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
@@ -81,29 +101,29 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/login") view=LoginPage/>
                 // The overview waits for all its data (a few milliseconds) and is sent in one
                 // piece: streamed, its dozen boundaries cost a chunk and a swap script each.
-                <Route path=path!("/") view={Lazy::<OverviewRoute>::new()} ssr=SsrMode::Async/>
-                <Route path=path!("/alerts") view={Lazy::<AlertsRoute>::new()}/>
-                <Route path=path!("/alerts/rules") view={Lazy::<AlertRulesRoute>::new()}/>
-                <Route path=path!("/history") view={Lazy::<HistoryRoute>::new()}/>
-                <Route path=path!("/audit") view={Lazy::<AuditRoute>::new()}/>
-                <Route path=path!("/users") view={Lazy::<UsersRoute>::new()}/>
-                <Route path=path!("/lhc") view={Lazy::<LhcRoute>::new()}/>
-                <Route path=path!("/lhc/connectors") view={Lazy::<LhcConnectorsRoute>::new()}/>
-                <Route path=path!("/lhc/:id") view={Lazy::<LhcDetailRoute>::new()}/>
-                <Route path=path!("/lms") view={Lazy::<LmsRoute>::new()}/>
-                <Route path=path!("/lms/servers/:host") view={Lazy::<LmsServerRoute>::new()}/>
-                <Route path=path!("/lms/store") view={Lazy::<LmsStoreRoute>::new()}/>
-                <Route path=path!("/lms/evaluators") view={Lazy::<LmsEvaluatorsRoute>::new()}/>
-                <Route path=path!("/lms/black-hole") view={Lazy::<LmsBlackHoleRoute>::new()}/>
-                <Route path=path!("/gslb") view={Lazy::<GslbRoute>::new()}/>
-                <Route path=path!("/gslb/links") view={Lazy::<GslbLinksRoute>::new()}/>
-                <Route path=path!("/gslb/sites/:name") view={Lazy::<GslbSiteRoute>::new()}/>
-                <Route path=path!("/gslb/guided") view={Lazy::<GslbGuidedRoute>::new()}/>
-                <Route path=path!("/gslb/cli") view={Lazy::<GslbCliRoute>::new()}/>
-                <Route path=path!("/autoscale") view={Lazy::<AutoscaleRoute>::new()}/>
-                <Route path=path!("/autoscale/nodes") view={Lazy::<AutoscaleNodesRoute>::new()}/>
-                <Route path=path!("/autoscale/:group") view={Lazy::<AutoscaleGroupRoute>::new()}/>
-                <Route path=path!("/autoscale/:group/edit") view={Lazy::<AutoscaleEditorRoute>::new()}/>
+                <Route path=path!("/") view=framed!(Dashboard) ssr=SsrMode::Async/>
+                <Route path=path!("/alerts") view=framed!(AlertsPage)/>
+                <Route path=path!("/alerts/rules") view=framed!(AlertRulesPage)/>
+                <Route path=path!("/history") view=framed!(HistoryPage)/>
+                <Route path=path!("/audit") view=framed!(AuditPage)/>
+                <Route path=path!("/users") view=framed!(UsersPage)/>
+                <Route path=path!("/lhc") view=framed!(LhcPage)/>
+                <Route path=path!("/lhc/connectors") view=framed!(LhcConnectorsPage)/>
+                <Route path=path!("/lhc/:id") view=framed!(LhcDetailPage)/>
+                <Route path=path!("/lms") view=framed!(LmsPage)/>
+                <Route path=path!("/lms/servers/:host") view=framed!(LmsServerPage)/>
+                <Route path=path!("/lms/store") view=framed!(LmsStorePage)/>
+                <Route path=path!("/lms/evaluators") view=framed!(LmsEvaluatorsPage)/>
+                <Route path=path!("/lms/black-hole") view=framed!(LmsBlackHolePage)/>
+                <Route path=path!("/gslb") view=framed!(GslbPage)/>
+                <Route path=path!("/gslb/links") view=framed!(GslbLinksPage)/>
+                <Route path=path!("/gslb/sites/:name") view=framed!(GslbSitePage)/>
+                <Route path=path!("/gslb/guided") view=framed!(GslbGuidedPage)/>
+                <Route path=path!("/gslb/cli") view=framed!(GslbCliPage)/>
+                <Route path=path!("/autoscale") view=framed!(AutoscalePage)/>
+                <Route path=path!("/autoscale/nodes") view=framed!(AutoscaleNodesPage)/>
+                <Route path=path!("/autoscale/:group") view=framed!(AutoscaleGroupPage)/>
+                <Route path=path!("/autoscale/:group/edit") view=framed!(AutoscaleEditorPage)/>
             </Routes>
         </Router>
     }

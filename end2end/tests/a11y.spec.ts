@@ -91,7 +91,7 @@ test("the sign-in page and the pages of an outage in progress have no serious ac
     await hydrated(page);
     await page.getByRole("link", { name: "Load evaluators" }).click();
     await hydrated(page);
-    await page.locator("#evaluator-table").getByRole("button", { name: /^Edit evaluator/ }).first().click();
+    await page.locator("#evaluator-table").getByRole("link", { name: /^Edit evaluator/ }).first().click();
     await expect(page.locator("#evaluator-editor")).toBeVisible();
     await bothWidths(page, "the load evaluator editor");
     await page.locator(".mainnav").getByRole("link", { name: "Autoscale" }).click();

@@ -23,7 +23,6 @@ pub mod page_help;
 pub mod pager;
 pub mod raw_json;
 pub mod reader;
-pub mod section_preloads;
 pub mod section_tabs;
 pub mod sort_header;
 pub mod sparkline;

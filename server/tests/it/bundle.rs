@@ -12,15 +12,9 @@ use crate::common::{app, body_text, send_to, TestApp};
 
 const NAME: &str = "switchyard-0123456789abcdef";
 
-/// The files of a built bundle, in its folder: wasm-bindgen's script, the main module, one
-/// page's module, the loader of the pages' modules and the stylesheet.
-const FILES: [&str; 5] = [
-    "switchyard.js",
-    "switchyard_bg.wasm",
-    "split_0_history.wasm",
-    "__wasm_split.______________________.js",
-    "switchyard.css",
-];
+/// The files of a built bundle, in its folder: wasm-bindgen's script, the module and the
+/// stylesheet.
+const FILES: [&str; 3] = ["switchyard.js", "switchyard_bg.wasm", "switchyard.css"];
 
 /// A site root as `scripts/build-site.sh` leaves it: the manifest, the files and their
 /// compressed copies (marked so the test sees which one was served).
@@ -153,40 +147,20 @@ fn linked(html: &str, rel: &str) -> Vec<String> {
         .collect()
 }
 
-/// Under concurrent requests for pages of several sections, each page names in its preload
-/// links the main module and its own section's modules, each once, and the split modules'
-/// loader once; the sign-in page names the main module only. (The framework's own links,
-/// written outside the page's owner, once landed in other requests' pages: one overview
-/// carried 581.)
+/// Under concurrent requests for several pages, each page names the bundle's module once in
+/// its preload links, and nothing else. (The framework's own links, written outside the
+/// page's owner, once landed in other requests' pages: one overview carried 581.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn each_page_preloads_its_own_sections_modules_once_under_concurrent_requests() {
+async fn each_page_preloads_the_module_once_under_concurrent_requests() {
     let test = app().await;
     let site = site();
-    let manifest = serde_json::json!({
-        "show_overview_1111": ["chunk_1", "split_show_overview_1111"],
-        "show_lms_2222": ["chunk_1", "chunk_2", "split_show_lms_2222"],
-        "show_gslb_3333": ["chunk_3", "split_show_gslb_3333"],
-    });
-    std::fs::write(
-        site.path()
-            .join("pkg")
-            .join(NAME)
-            .join(app::components::section_preloads::MANIFEST),
-        manifest.to_string(),
-    )
-    .expect("manifest");
     let router = router_over(&test, &site).await;
     let cookie = test.sign_in("viewer").await;
-    let pages: [(&str, &[&str]); 4] = [
-        ("/", &["chunk_1", "split_show_overview_1111"]),
-        ("/lms", &["chunk_1", "chunk_2", "split_show_lms_2222"]),
-        ("/gslb/links", &["chunk_3", "split_show_gslb_3333"]),
-        ("/login", &[]),
-    ];
+    let pages = ["/", "/lms", "/gslb/links", "/login"];
 
     let mut renders = tokio::task::JoinSet::new();
     for _ in 0..12 {
-        for (path, modules) in pages {
+        for path in pages {
             let router = router.clone();
             let request = Request::get(path)
                 .header(header::COOKIE, &cookie)
@@ -195,31 +169,16 @@ async fn each_page_preloads_its_own_sections_modules_once_under_concurrent_reque
             renders.spawn(async move {
                 let response = send_to(&router, request).await;
                 assert_eq!(response.status(), StatusCode::OK, "{path}");
-                (path, modules, body_text(response).await)
+                (path, body_text(response).await)
             });
         }
     }
     while let Some(render) = renders.join_next().await {
-        let (path, modules, html) = render.expect("render");
-        let mut wasm: Vec<String> = linked(&html, "preload")
+        let (path, html) = render.expect("render");
+        let wasm: Vec<String> = linked(&html, "preload")
             .into_iter()
             .filter(|href| href.ends_with(".wasm"))
             .collect();
-        wasm.sort();
-        let mut want: Vec<String> = std::iter::once("switchyard_bg")
-            .chain(modules.iter().copied())
-            .map(|module| format!("/pkg/{NAME}/{module}.wasm"))
-            .collect();
-        want.sort();
-        assert_eq!(wasm, want, "{path}");
-        let loaders = linked(&html, "modulepreload")
-            .into_iter()
-            .filter(|href| href.contains("__wasm_split"))
-            .count();
-        assert_eq!(
-            loaders,
-            usize::from(!modules.is_empty()),
-            "{path}: the loader"
-        );
+        assert_eq!(wasm, [format!("/pkg/{NAME}/switchyard_bg.wasm")], "{path}");
     }
 }
