@@ -70,7 +70,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <HydrationScripts options islands=true/>
                 <MetaTags/>
             </head>
-            <body>
+            // `data-hydrated` is the browser's (components/layout.rs, `Hydrated`): a page read
+            // in place keeps it.
+            <body data-client-attrs="data-hydrated">
                 <App/>
             </body>
         </html>

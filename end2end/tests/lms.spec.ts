@@ -301,7 +301,10 @@ test("a user's session is found among the farm's sessions, newest first", async 
   // The newest session's user, typed in the search: that user's sessions only, order kept.
   const user = (await rows.first().getAttribute("data-user")) ?? "";
   // The tables refresh live while the storm places sessions: what is typed stays typed.
-  const refreshed = page.waitForResponse((r) => r.url().endsWith("/api/lms_store"), { timeout: 20_000 });
+  const refreshed = page.waitForResponse(
+    (r) => r.url().includes("/lms/store") && !!r.request().headers()["islands-router"],
+    { timeout: 20_000 },
+  );
   await page.locator("#session-filters input[name=user]").fill(user);
   await refreshed;
   await expect(page.locator("#session-filters input[name=user]")).toHaveValue(user);

@@ -214,7 +214,9 @@ mod browser {
             } else {
                 body
             };
-            let query = crate::components::filter_form::without_empty_fields(&body);
+            // A `:` may stand as it is in a query, and reads better (`at=0+01:30:00`).
+            let query =
+                crate::components::filter_form::without_empty_fields(&body).replace("%3A", ":");
             let here = window().location().pathname().unwrap_or_default();
             let url = if query.is_empty() {
                 here

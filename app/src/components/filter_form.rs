@@ -54,8 +54,8 @@ pub fn KeptSort() -> impl IntoView {
     let query = use_query_map();
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
-        <input type="hidden" name="sort" prop:value=move || current("sort")/>
-        <input type="hidden" name="desc" prop:value=move || current("desc")/>
+        <input type="hidden" name="sort" value=move || current("sort")/>
+        <input type="hidden" name="desc" value=move || current("desc")/>
     }
 }
 

@@ -88,21 +88,40 @@ pub fn connect_live() {}
 /// the new page into the one shown, so what a person is typing, the scroll and the islands'
 /// state stay. Nothing
 /// happens while the page shows the past (`past`).
-#[island]
+#[component]
 pub fn LiveRefresh(#[prop(into)] engine: String, past: bool) -> impl IntoView {
+    // As the browser's address reads it (`components::reader::here`): the path, then `?` and
+    // the query if any.
+    let location = leptos_router::hooks::use_location();
+    let search = location.search.get_untracked();
+    let search = search.trim_start_matches('?');
+    let page = if search.is_empty() {
+        location.pathname.get_untracked()
+    } else {
+        format!("{}?{search}", location.pathname.get_untracked())
+    };
+    view! { <LiveRefreshIsland engine past page/> }
+}
+
+/// [`LiveRefresh`] in the browser: the island, one per page (its address in the props).
+#[island]
+fn LiveRefreshIsland(engine: String, past: bool, page: String) -> impl IntoView {
+    // Another page gets an island of its own (its address is in the props). The island of a
+    // page left is out of the document but still listening: it reads nothing once the
+    // address is not its page's.
     #[cfg(feature = "hydrate")]
     if !past {
         let tick = refresh_ticks(engine, false);
         Effect::new(move |prev: Option<u64>| {
             let now = tick.get();
-            if prev.is_some_and(|p| p != now) {
+            if prev.is_some_and(|p| p != now) && crate::components::reader::here() == page {
                 reload_in_place();
             }
             now
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (engine, past);
+    let _ = (engine, past, page);
 }
 
 /// Reads the page shown again from the server and diffs it in (the islands router), as a
@@ -130,6 +149,10 @@ pub fn navigate_to(url: &str) {
 /// The name [`LiveRefresh`] takes for the alerts: a page of alerts is read again when the
 /// counts of firing alerts in the live clock status change.
 pub const ALERTS: &str = "alerts";
+
+/// Wall milliseconds a refresh waits after the event that asks for it: the store writes the
+/// events it is sent every 200 ms at most.
+pub const LIVE_REFRESH_SETTLE_MS: u64 = 400;
 
 /// Fewest wall milliseconds between two refreshes driven by the stream.
 pub const LIVE_REFRESH_GAP_MS: u64 = 1_000;
@@ -204,26 +227,24 @@ fn refresh_ticks(engine: String, past: bool) -> ReadSignal<u64> {
             }
             deferred.set_value(false);
             let now = js_sys_now();
-            let wait = (last_refresh.get_value() + LIVE_REFRESH_GAP_MS as f64 - now).max(0.0);
-            if wait <= 0.0 {
-                last_refresh.set_value(now);
-                set_tick.update(|t| *t += 1);
-            } else {
-                pending.set_value(true);
-                set_timeout(
-                    move || {
-                        pending.set_value(false);
-                        if live.holds.get_untracked() > 0 {
-                            // A confirmation opened meanwhile: refresh once it closes.
-                            deferred.set_value(true);
-                            return;
-                        }
-                        last_refresh.set_value(js_sys_now());
-                        set_tick.update(|t| *t += 1);
-                    },
-                    std::time::Duration::from_millis(wait as u64),
-                );
-            }
+            // A moment for the event to be stored: what a page reads of the history (its feed,
+            // its charts) is what the store holds.
+            let wait = (last_refresh.get_value() + LIVE_REFRESH_GAP_MS as f64 - now)
+                .max(LIVE_REFRESH_SETTLE_MS as f64);
+            pending.set_value(true);
+            set_timeout(
+                move || {
+                    pending.set_value(false);
+                    if live.holds.get_untracked() > 0 {
+                        // A confirmation opened meanwhile: refresh once it closes.
+                        deferred.set_value(true);
+                        return;
+                    }
+                    last_refresh.set_value(js_sys_now());
+                    set_tick.update(|t| *t += 1);
+                },
+                std::time::Duration::from_millis(wait as u64),
+            );
         });
     }
     #[cfg(not(feature = "hydrate"))]

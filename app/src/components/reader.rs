@@ -8,7 +8,9 @@
 //! island whose props changed is replaced and hydrated again. An element marked `data-keep`
 //! keeps its content (the text an action's result put there), and one with
 //! `data-client-attrs` the attributes it lists; an element the browser added itself, marked
-//! `data-client`, is not removed.
+//! `data-client`, is not removed. All three hold while the page shown is read again; another
+//! page (a link, Back) starts afresh, its form fields showing what the server wrote. (The
+//! body's `data-hydrated` stays in every case.)
 
 /// What a read does to the tab's history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +40,10 @@ mod browser {
     thread_local! {
         /// Reads started; an answer that is not the latest one's is dropped.
         static LATEST: Cell<u64> = const { Cell::new(0) };
+        /// Whether the read being applied is another page (or the same one asked again by
+        /// a link): its form fields then show what the server wrote, not what was typed on
+        /// the page left.
+        static RESET_FIELDS: Cell<bool> = const { Cell::new(false) };
         static INSTALLED: Cell<bool> = const { Cell::new(false) };
     }
 
@@ -69,7 +75,9 @@ mod browser {
             let Ok(new) = parser.parse_from_string(&html, web_sys::SupportedType::TextHtml) else {
                 return;
             };
+            RESET_FIELDS.with(|r| r.set(history != History::Replace));
             apply(&new);
+            RESET_FIELDS.with(|r| r.set(false));
             crate::components::behaviours::sync_switches();
             if let Ok(h) = window().history() {
                 let _ = match history {
@@ -155,9 +163,10 @@ mod browser {
         for i in (new_len..old_len).rev() {
             if let Some(extra) = old_children.item(i) {
                 // What the browser drew there itself (a chart's tooltip) stays.
-                let drawn_here = extra
-                    .dyn_ref::<Element>()
-                    .is_some_and(|e| e.has_attribute("data-client"));
+                let drawn_here = same_page()
+                    && extra
+                        .dyn_ref::<Element>()
+                        .is_some_and(|e| e.has_attribute("data-client"));
                 if !drawn_here {
                     let _ = old.remove_child(&extra);
                 }
@@ -193,11 +202,41 @@ mod browser {
             return;
         }
         diff_attributes(old_el, new_el);
-        if old_el.has_attribute("data-keep") {
-            // Its text is the browser's (an action's refusal or result).
+        if old_el.has_attribute("data-keep") && same_page() {
+            // Its content is the browser's (an action's refusal or result, an editor).
             return;
         }
         diff_children(doc, old, new, fresh);
+        if RESET_FIELDS.with(Cell::get) {
+            reset_field(old_el, new_el);
+        }
+    }
+
+    /// Whether the read being applied is the page shown, read again (a live refresh, an
+    /// action's result): what the browser holds in it (`data-keep`, `data-client-attrs`,
+    /// `data-client`) then stays; another page starts afresh.
+    fn same_page() -> bool {
+        !RESET_FIELDS.with(Cell::get)
+    }
+
+    /// A form field made to show what the new page wrote: a field once typed in (or a
+    /// slider once dragged) no longer follows its `value` attribute.
+    fn reset_field(old: &Element, new: &Element) {
+        use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+        if let Some(input) = old.dyn_ref::<HtmlInputElement>() {
+            match input.type_().as_str() {
+                "checkbox" | "radio" => input.set_checked(new.has_attribute("checked")),
+                "file" => {}
+                _ => input.set_value(&new.get_attribute("value").unwrap_or_default()),
+            }
+        } else if let (Some(select), Some(fresh)) = (
+            old.dyn_ref::<HtmlSelectElement>(),
+            new.dyn_ref::<HtmlSelectElement>(),
+        ) {
+            select.set_selected_index(fresh.selected_index());
+        } else if let Some(area) = old.dyn_ref::<HtmlTextAreaElement>() {
+            area.set_value(&new.text_content().unwrap_or_default());
+        }
     }
 
     fn replace(doc: &Document, parent: &Node, old: &Node, new: &Node, fresh: &mut Vec<Element>) {
@@ -210,7 +249,15 @@ mod browser {
     /// `old`'s attributes made `new`'s: changed ones set, missing ones removed; but those
     /// `old` lists in `data-client-attrs` stay as the browser set them (a drawing's zoom).
     fn diff_attributes(old: &Element, new: &Element) {
-        let kept = old.get_attribute("data-client-attrs").unwrap_or_default();
+        let mut kept = if same_page() || old.tag_name() == "BODY" {
+            old.get_attribute("data-client-attrs").unwrap_or_default()
+        } else {
+            String::new()
+        };
+        if same_page() && old.tag_name() == "DETAILS" {
+            // A disclosure a person opened or folded stays so while the page is read again.
+            kept.push_str(" open");
+        }
         let kept: Vec<&str> = kept.split_whitespace().collect();
         let names = old.get_attribute_names();
         for name in names.iter().filter_map(|n| n.as_string()) {

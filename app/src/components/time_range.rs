@@ -212,8 +212,8 @@ pub fn RangePicker() -> impl IntoView {
                 <summary>"custom"</summary>
                 <FilterForm id="range-form" class="form inline">
                     {hidden}
-                    <label>"From " <input name="from" size="14" placeholder="Day 1 00:00:00" prop:value=move || bound(|f, _| f)/></label>
-                    <label>" to " <input name="to" size="14" placeholder="Day 1 01:00:00" prop:value=move || bound(|_, t| t)/></label>
+                    <label>"From " <input name="from" size="14" placeholder="Day 1 00:00:00" value=move || bound(|f, _| f)/></label>
+                    <label>" to " <input name="to" size="14" placeholder="Day 1 01:00:00" value=move || bound(|_, t| t)/></label>
                     <button type="submit">"Show"</button>
                 </FilterForm>
             </details>

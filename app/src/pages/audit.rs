@@ -46,10 +46,10 @@ pub fn AuditPage() -> impl IntoView {
         <PageHelp text="Every action a person took in the console, newest first (click a column's name to sort by it): who, when (wall-clock time), what and with which values, and whether it was accepted. Clock changes, forced outages, evaluator edits, topology imports, alert acknowledgements and account changes are all here; filter by user, by the start of the action's name (lhc. for the resource locations' actions) or by outcome, or read it oldest first."/>
         <section class="card">
             <FilterForm class="form filters" id="audit-filters">
-                <label>"User " <input type="search" name="user" size="12" maxlength="100" placeholder="user name" prop:value=move || current("user")/></label>
-                <label>"Action starts with " <input type="search" name="action" size="16" maxlength="100" placeholder="lhc. or clock.set_speed" prop:value=move || current("action")/></label>
+                <label>"User " <input type="search" name="user" size="12" maxlength="100" placeholder="user name" value=move || current("user")/></label>
+                <label>"Action starts with " <input type="search" name="action" size="16" maxlength="100" placeholder="lhc. or clock.set_speed" value=move || current("action")/></label>
                 <ChoiceFilter label="Outcome" name="outcome" choices=AUDIT_OUTCOMES.into_iter().map(|(key, _)| choice(key, if key == "ok" { "accepted" } else { "refused" })).collect()/>
-                <input type="hidden" name="sort" prop:value=move || current("sort")/>
+                <input type="hidden" name="sort" value=move || current("sort")/>
                 <ChoiceFilter label="Order" name="order" any="newest first" choices=vec![choice("oldest", "oldest first")]/>
                 <button type="submit">"Filter"</button>
             </FilterForm>

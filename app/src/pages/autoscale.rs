@@ -159,7 +159,7 @@ fn GroupFilters() -> impl IntoView {
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <FilterForm class="form filters" id="group-filters">
-            <label>"Search " <input type="search" name="q" size="16" maxlength="100" placeholder="group or domain" prop:value=move || current("q")/></label>
+            <label>"Search " <input type="search" name="q" size="16" maxlength="100" placeholder="group or domain" value=move || current("q")/></label>
             <ChoiceFilter label="A cluster" name="state" any="in any state" choices=STATE_KEYS.into_iter().map(|(key, state)| choice(key, state.label())).collect()/>
             <ChoiceFilter label="Mode" name="mode" choices=MODE_KEYS.into_iter().map(|(key, mode)| choice(key, mode_label(mode))).collect()/>
             <KeptSort/>

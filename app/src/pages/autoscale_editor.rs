@@ -63,7 +63,9 @@ pub fn AutoscaleEditorPage() -> impl IntoView {
                     (true, Some(g)) => {
                         let dns = g.mode == DistributionMode::Dns;
                         let start = ParamsDraft::from_params(&g.params);
-                        view! { <AutoscaleEditor name=g.name start dns/> }.erase()
+                        // Kept as it is when the page is read again after a save (its props,
+                        // the parameters in force, changed; what is typed stays).
+                        view! { <div data-keep=""><AutoscaleEditor name=g.name start dns/></div> }.erase()
                     }
                     (false, _) => view! {
                         <p class="muted" id="editor-denied">"Only administrators edit an autoscale group's parameters."</p>

@@ -55,7 +55,7 @@ pub fn AutoscaleNodesPage() -> impl IntoView {
         <AutoscaleNav current="/autoscale/nodes"/>
         <section class="card">
             <FilterForm class="form filters" id="node-filters">
-                <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="node, IP or group" prop:value=move || current("q")/></label>
+                <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="node, IP or group" value=move || current("q")/></label>
                 <ChoiceFilter label="State" name="state" choices=NODE_STATES.into_iter().map(|(key, _, label)| choice(key, label)).collect()/>
                 <ChoiceFilter label="Distribution" name="mode" choices=MODE_KEYS.into_iter().map(|(key, mode)| choice(key, mode_label(mode))).collect()/>
                 <KeptSort/>

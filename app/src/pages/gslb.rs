@@ -174,10 +174,10 @@ fn SiteFilters() -> impl IntoView {
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <FilterForm class="form filters" id="site-filters">
-            <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="site name" prop:value=move || current("q")/></label>
+            <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="site name" value=move || current("q")/></label>
             <ChoiceFilter label="Role" name="role" choices=vec![choice("parent", "parent"), choice("child", "child")]/>
             <ChoiceFilter label="State" name="state" choices=SiteState::ALL.into_iter().map(|(key, _)| choice(key, key.replace('_', " "))).collect()/>
-            <input type="hidden" name="expand" prop:value=move || current("expand")/>
+            <input type="hidden" name="expand" value=move || current("expand")/>
             <KeptSort/>
             <button type="submit">"Filter"</button>
         </FilterForm>

@@ -57,7 +57,7 @@ pub fn GslbLinksPage() -> impl IntoView {
         <GslbNav current="/gslb/links"/>
         <section class="card">
             <FilterForm class="form filters" id="link-filters">
-                <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="site name" prop:value=move || current("q")/></label>
+                <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="site name" value=move || current("q")/></label>
                 <ChoiceFilter label="Kind" name="kind" choices=LINK_KINDS.into_iter().map(|(key, kind)| choice(key, kind_label(kind))).collect()/>
                 <ChoiceFilter label="Status" name="status" choices=LINK_STATUSES.into_iter().map(|(key, status)| choice(key, status_label(status))).collect()/>
                 <KeptSort/>

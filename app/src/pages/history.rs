@@ -62,7 +62,7 @@ fn Filters(query: Memo<HistoryQuery>) -> impl IntoView {
     let engine_selected = move |e: &'static str| q().engine.as_deref() == Some(e);
     view! {
         <FilterForm class="card form filters" id=ids::HISTORY_FILTERS>
-            <input type="hidden" name="run" prop:value=move || q().run.unwrap_or_default()/>
+            <input type="hidden" name="run" value=move || q().run.unwrap_or_default()/>
             <label>"Engine "
                 <select name="engine">
                     <option value="" selected=move || q().engine.unwrap_or_default().is_empty()>"all"</option>
@@ -74,11 +74,11 @@ fn Filters(query: Memo<HistoryQuery>) -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
-            <label>"Subject starts with " <input type="search" name="search" size="14" maxlength="100" placeholder="e.g. XA-PAR" prop:value=move || q().search.unwrap_or_default()/></label>
-            <label>"Exact subject " <input type="text" name="subject" prop:value=move || q().subject.unwrap_or_default()/></label>
-            <label>"Kind " <input type="text" name="kind" prop:value=move || q().kind.unwrap_or_default()/></label>
-            <label>"From " <input type="text" name="from" size="8" placeholder="e.g. 5m" prop:value=move || q().from.unwrap_or_default()/></label>
-            <label>"To " <input type="text" name="to" size="8" placeholder="e.g. 2h" prop:value=move || q().to.unwrap_or_default()/></label>
+            <label>"Subject starts with " <input type="search" name="search" size="14" maxlength="100" placeholder="e.g. XA-PAR" value=move || q().search.unwrap_or_default()/></label>
+            <label>"Exact subject " <input type="text" name="subject" value=move || q().subject.unwrap_or_default()/></label>
+            <label>"Kind " <input type="text" name="kind" value=move || q().kind.unwrap_or_default()/></label>
+            <label>"From " <input type="text" name="from" size="8" placeholder="e.g. 5m" value=move || q().from.unwrap_or_default()/></label>
+            <label>"To " <input type="text" name="to" size="8" placeholder="e.g. 2h" value=move || q().to.unwrap_or_default()/></label>
             <label>"Sort by "
                 <select name="sort">
                     // Time is the default: no `sort` in the URL.

@@ -104,7 +104,7 @@ pub fn LhcPage() -> impl IntoView {
         </p>
         <section class="card">
             <FilterForm class="form filters" id="rl-filters">
-                <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="name or id" prop:value=move || current("q")/></label>
+                <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="name or id" value=move || current("q")/></label>
                 <ChoiceFilter label="HA state" name="state" choices=HaState::ALL.into_iter().map(|s| choice(s.as_str(), s.label())).collect()/>
                 <KeptSort/>
                 <button type="submit">"Filter"</button>

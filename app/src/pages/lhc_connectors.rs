@@ -57,7 +57,7 @@ pub fn LhcConnectorsPage() -> impl IntoView {
         <LhcNav current="/lhc/connectors"/>
         <section class="card">
             <FilterForm class="form filters" id="connector-filters">
-                <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="FQDN or resource location" prop:value=move || current("q")/></label>
+                <label>"Search " <input type="search" name="q" size="20" maxlength="100" placeholder="FQDN or resource location" value=move || current("q")/></label>
                 <ChoiceFilter label="HA state" name="state" choices=HaState::ALL.into_iter().map(|s| choice(s.as_str(), s.label())).chain([choice("no_detection", "no HA detection")]).collect()/>
                 <ChoiceFilter label="Power" name="power" choices=POWER_KEYS.into_iter().map(|(key, _)| choice(key, key)).collect()/>
                 <ChoiceFilter label="Election" name="role" choices=ROLE_KEYS.into_iter().map(|(key, _, label)| choice(key, label)).collect()/>

@@ -300,8 +300,8 @@ fn Vdas(id: Memo<String>) -> impl IntoView {
     let filters_form = move || {
         view! {
             <FilterForm class="form filters" id="vda-filters">
-                <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="name starts with" prop:value=move || current("q")/></label>
-                <label>"Broker " <input type="text" name="broker" size="24" placeholder="cloud, secondary, unregistered" prop:value=move || current("broker")/></label>
+                <label>"Search " <input type="search" name="q" size="14" maxlength="100" placeholder="name starts with" value=move || current("q")/></label>
+                <label>"Broker " <input type="text" name="broker" size="24" placeholder="cloud, secondary, unregistered" value=move || current("broker")/></label>
                 <ChoiceFilter label="Maintenance" name="maintenance" choices=vec![choice("yes", "yes"), choice("no", "no")]/>
                 <label>"Kind " <select name="kind">
                     <option value="">"any"</option>

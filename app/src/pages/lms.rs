@@ -316,8 +316,8 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
         <section class="card">
             <h2>"Servers"</h2>
             <FilterForm class="form filters" id="server-filters">
-                <label>"Search " <input type="search" name="q" size="16" maxlength="100" placeholder="host name" prop:value=move || current("q")/></label>
-                <label>"Zone " <input type="text" name="zone" size="10" maxlength="100" placeholder="zone id" prop:value=move || current("zone")/></label>
+                <label>"Search " <input type="search" name="q" size="16" maxlength="100" placeholder="host name" value=move || current("q")/></label>
+                <label>"Zone " <input type="text" name="zone" size="10" maxlength="100" placeholder="zone id" value=move || current("zone")/></label>
                 <ChoiceFilter label="Load" name="band" choices=band_choices()/>
                 <KeptSort/>
                 <button type="submit">"Filter"</button>

@@ -77,11 +77,11 @@ pub fn LmsStorePage() -> impl IntoView {
         <LmsNav current="/lms/store"/>
         <p class="muted">"In-memory tables of the zone data collectors (never written to the data store). Load values are the collectors' view, in hexadecimal as the product shows them; RuleLoads gives each rule's load / 100 in hex, rounded (the engine keeps full precision)."</p>
         <FilterForm class="form filters" id="load-table-filters">
-            <label>"Server " <input type="search" name="q" size="16" maxlength="100" placeholder="host name contains" prop:value=move || current("q")/></label>
-            <label>"Zone " <input type="text" name="zone" size="8" placeholder="zone id" prop:value=move || current("zone")/></label>
+            <label>"Server " <input type="search" name="q" size="16" maxlength="100" placeholder="host name contains" value=move || current("q")/></label>
+            <label>"Zone " <input type="text" name="zone" size="8" placeholder="zone id" value=move || current("zone")/></label>
             // The load table's order and the session tables' view stay.
-            {["lsort", "ldesc"].map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
-            {SESSION_KEYS.map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
+            {["lsort", "ldesc"].map(|k| view! { <input type="hidden" name=k value=move || current(k)/> })}
+            {SESSION_KEYS.map(|k| view! { <input type="hidden" name=k value=move || current(k)/> })}
             <button type="submit">"Filter"</button>
         </FilterForm>
         // Each part is a boundary of its own on the one answer: a live refresh (at most once
@@ -222,8 +222,8 @@ fn SessionFilters() -> impl IntoView {
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <FilterForm class="form filters" id="session-filters">
-            <label>"User " <input type="search" name="user" size="14" maxlength="100" placeholder="user name contains" prop:value=move || current("user")/></label>
-            {["ssort", "sdesc", "q", "zone", "lsort", "ldesc", "page"].map(|k| view! { <input type="hidden" name=k prop:value=move || current(k)/> })}
+            <label>"User " <input type="search" name="user" size="14" maxlength="100" placeholder="user name contains" value=move || current("user")/></label>
+            {["ssort", "sdesc", "q", "zone", "lsort", "ldesc", "page"].map(|k| view! { <input type="hidden" name=k value=move || current(k)/> })}
             <button type="submit">"Find"</button>
         </FilterForm>
     }
