@@ -405,7 +405,7 @@ async fn the_overview_feed_shows_no_raw_json() {
     let mut rows = (String::new(), 0);
     for _ in 0..200 {
         let part = feed(&app.page_html("/", Some(&viewer)).await);
-        let count = part.matches(r#"<details class="raw" data-json=""#).count();
+        let count = part.matches(r#"<details data-json=""#).count();
         rows = (part, count);
         if rows.1 > 0 {
             break;
