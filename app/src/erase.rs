@@ -1,14 +1,13 @@
-//! Type-erased views that hydrate in place: [`Erase::erase`], the console's `into_any()`.
+//! Type-erased views: [`Erase::erase`], the console's `into_any()`.
 //!
-//! The browser hydrates a page asynchronously: its section's code is a module of its own
-//! ([`crate::routes`]), which the router awaits before it hydrates the page. The framework's
-//! asynchronous hydration is compiled per view *type*, and an erased view ([`AnyView`]) keeps a
-//! pointer to it for the type it erases, so every `into_any()` compiled that path for the
-//! whole subtree below it: a fifth of the browser bundle's code, for a path that does nothing
-//! asynchronous below the section's boundary. [`Erase::erase`] wraps the view in `InPlace`
-//! (browser build only) before erasing it: its asynchronous hydration is the synchronous one,
-//! ready at once, so only the synchronous path is compiled below it. What the page does, on the
-//! server and in the browser, is the same as with `into_any()`.
+//! An erased view ([`AnyView`]) keeps a pointer to each way of rendering the type it erases,
+//! the framework's asynchronous hydration among them, so every `into_any()` in an island
+//! compiles that path for the whole subtree below it into the browser bundle, although an
+//! island hydrates synchronously and never takes it. [`Erase::erase`] wraps the view in
+//! `InPlace` (browser build only) before erasing it: its asynchronous hydration is the
+//! synchronous one, ready at once, so only the synchronous path is compiled below it. What the
+//! page does, on the server and in the browser, is the same as with `into_any()`; on the
+//! server, where pages outside the islands are rendered, nothing is wrapped.
 
 use leptos::children::ToChildren;
 use leptos::prelude::*;

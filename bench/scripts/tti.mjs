@@ -19,8 +19,9 @@ const links = [
   ["10 Mbit/s, 40 ms", 10e6, 40],
   ["1.6 Mbit/s, 150 ms (slow 3G)", 1.6e6, 150],
 ];
-// The overview, a resource location, and the two sections with the most code (load
-// management and autoscale): each page needs the main module and its section's modules.
+// The overview, a resource location, the load management farm and an autoscale group (the
+// page with the what-if editor): every page needs the same one module, so the pages differ
+// by their HTML and the islands they hydrate.
 const pages = ["/", "/lhc/rl-paris", "/lms", "/autoscale/asg_web"];
 
 const login = await fetch(`${base}/api/login`, {

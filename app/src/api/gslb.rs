@@ -371,15 +371,14 @@ pub async fn gslb_import(cli: String) -> Result<(), AppError> {
 }
 
 /// A guided replay of documented scenario 1, 2 or 3 on its documented topology (the live run
-/// is not touched). Operator role; audited.
+/// is not touched). Operator role. Reading it changes nothing, so it is not audited (a page
+/// that shows one, `/gslb/guided?scenario=N`, asks for it on every read); a refusal is.
 #[server(endpoint = "gslb_guided", input = crate::api::codec::Form)]
 pub async fn gslb_guided(number: u8) -> Result<GuidedReplay, AppError> {
-    use crate::auth::audited;
-    let args = serde_json::json!({ "scenario": number });
-    audited(
+    use crate::auth::read_only;
+    read_only(
         "gslb.guided_replay",
         engine::Role::Operator,
-        args,
         |_, _| async move {
             if !(1..=3).contains(&number) {
                 return Err(AppError::invalid(

@@ -13,7 +13,6 @@ use crate::components::behaviours::Behaviours;
 use crate::components::built_once::build_view_next;
 use crate::components::header_alerts::HeaderAlerts;
 use crate::components::header_clock::{provide_clock_status, use_clock_status, HeaderClock};
-use crate::components::live::connect_live;
 use crate::components::time_bar::TimeBar;
 use crate::erase::{Erase, ErasedChildren};
 use crate::error::AppError;
@@ -120,7 +119,6 @@ pub fn Layout(children: ErasedChildren) -> impl IntoView {
     provide_context(use_as_of());
     provide_clock_status();
     let clock = use_clock_status();
-    connect_live();
 
     view! {
         <a class="skip-link" href="#content" rel="external">"Skip to content"</a>

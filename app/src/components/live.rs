@@ -2,8 +2,8 @@
 //! `clock` messages carry a [`ClockView`], `event` messages an [`EventRow`], and a last
 //! `shutdown` message says the server is stopping. Only the browser opens it, once per tab
 //! (pages share it through the context); the server-rendered page shows the state read at
-//! render time. Pages re-read their data when the stream says their engine changed
-//! ([`use_live_refresh`]).
+//! render time. A page is read again from the server when the stream says its engine changed
+//! ([`LiveRefresh`]).
 
 use leptos::prelude::*;
 
@@ -38,8 +38,8 @@ pub struct Live {
     pub holds: RwSignal<u32>,
 }
 
-/// Creates the live signals for the whole tab and puts them in the context. The stream opens
-/// when a signed-in page asks for it ([`connect_live`]).
+/// Creates the live signals for the rendering of a page and puts them in the context (in the
+/// browser, [`use_live`] opens the tab's stream the first time an island asks for it).
 pub fn provide_live() -> Live {
     let live = Live {
         clock: RwSignal::new(None),
@@ -78,18 +78,15 @@ fn detached() -> Live {
     }
 }
 
-/// Kept for the pages that still call it: in the browser the stream opens with the first
-/// [`use_live`].
-pub fn connect_live() {}
-
 /// Re-reads the page from the server when the live stream says `engine` changed (one engine,
 /// several separated by commas, or [`ALERTS`] for the counts of firing alerts; at most once
 /// per [`LIVE_REFRESH_GAP_MS`]); the console's reader ([`crate::components::reader`]) diffs
 /// the new page into the one shown, so what a person is typing, the scroll and the islands'
-/// state stay. Nothing
-/// happens while the page shows the past (`past`).
+/// state stay. Nothing happens while the page shows the past (`?at=`).
 #[component]
-pub fn LiveRefresh(#[prop(into)] engine: String, past: bool) -> impl IntoView {
+pub fn LiveRefresh(#[prop(into)] engine: String) -> impl IntoView {
+    let past = use_context::<Memo<crate::time_travel::AsOf>>()
+        .is_some_and(|as_of| as_of.get_untracked().is_past());
     // As the browser's address reads it (`components::reader::here`): the path, then `?` and
     // the query if any.
     let location = leptos_router::hooks::use_location();
@@ -124,8 +121,8 @@ fn LiveRefreshIsland(engine: String, past: bool, page: String) -> impl IntoView 
     let _ = (engine, past, page);
 }
 
-/// Reads the page shown again from the server and diffs it in (the islands router), as a
-/// live refresh does.
+/// Reads the page shown again from the server and diffs it in (the console's reader,
+/// [`crate::components::reader`]), as a live refresh does.
 pub fn reload_in_place() {
     #[cfg(feature = "hydrate")]
     crate::components::reader::read_in_place(
@@ -170,16 +167,8 @@ pub fn changes_engine(event: &EventRow, engines: &str) -> bool {
 
 /// A counter that goes up when the live stream brings an event of `engine` that changes what
 /// its pages show (not a heartbeat), at most once per [`LIVE_REFRESH_GAP_MS`] (events in
-/// between are folded into one refresh at the end of the gap): pages re-read their data when
-/// the estate changed, instead of every few seconds. It stands still while the page shows
-/// the past (`?at=`).
-pub fn use_live_refresh(engine: &'static str) -> ReadSignal<u64> {
-    let past = use_context::<Memo<crate::time_travel::AsOf>>()
-        .is_some_and(|p| p.get_untracked().is_past());
-    refresh_ticks(engine.to_owned(), past)
-}
-
-/// [`use_live_refresh`]'s counter for `engine`; it stands still when `past`.
+/// between are folded into one refresh at the end of the gap). It stands still when `past`
+/// (the page shows the past) and on the server.
 fn refresh_ticks(engine: String, past: bool) -> ReadSignal<u64> {
     let (tick, set_tick) = signal(0u64);
     #[cfg(feature = "hydrate")]

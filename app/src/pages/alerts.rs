@@ -33,7 +33,7 @@ pub fn AlertsPage() -> impl IntoView {
     view! {
         <Title text="Alerts"/>
         // Read again when an alert fires or resolves (the counts of the live status).
-        <LiveRefresh engine=ALERTS past=false/>
+        <LiveRefresh engine=ALERTS/>
         <h1>"Alerts"</h1>
         <PageHelp text="What the rules caught. Firing alerts are listed first, with the condition that fired them and since when (simulated time); an operator acknowledges one to say someone is on it, which is recorded with their name. Below, the history of every alert of the run: when it fired, who acknowledged it and when it resolved, and why."/>
         <p class="muted">

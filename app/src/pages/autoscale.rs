@@ -15,7 +15,7 @@ use crate::api::autoscale::autoscale_list;
 use crate::components::autoscale_charts::{minute_label, state_key};
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
@@ -118,7 +118,6 @@ fn group_row(g: GroupView, as_of: &AsOf) -> impl IntoView {
 /// The groups page.
 #[component]
 pub fn AutoscalePage() -> impl IntoView {
-    let tick = use_live_refresh("autoscale");
     let as_of = use_as_of();
     let query = use_query_map();
     let params = Memo::new(move |_| {
@@ -131,14 +130,14 @@ pub fn AutoscalePage() -> impl IntoView {
         )
     });
     let groups = answer(
-        move || (params.get(), tick.get(), as_of.get()),
-        |(((search, state, mode), sort, desc, page), _, as_of)| {
+        move || (params.get(), as_of.get()),
+        |(((search, state, mode), sort, desc, page), as_of)| {
             autoscale_list(search, state, mode, sort, desc, page, as_of.at, as_of.run)
         },
     );
     view! {
         <Title text="Autoscale"/>
-        <LiveRefresh engine="autoscale" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="autoscale"/>
         <h1>"Autoscale"</h1>
         <PageHelp text="Each autoscale group of ADC clusters, one row per group with its zones: how many nodes each zone's cluster runs, against its minimum and maximum, and where the decision cycle stands (evaluating, cooldown, draining, waiting for DNS TTL). Search by name or domain, keep the groups with a cluster in one state, or sort by a column: the address keeps the view, to share it. Open a group for its timeline and the reason of every scale event."/>
         <AutoscaleNav current="/autoscale"/>

@@ -24,7 +24,7 @@ use engine::autoscale::chart::Timeline;
 use crate::answer::answer;
 use crate::components::event_words::describe;
 use crate::components::layout::user_allows;
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::erase::Erase;
 use crate::format::{sim_time, Instant};
 use crate::model::autoscale::{metric_name, metric_unit, switch_consequences, GroupDetail};
@@ -52,21 +52,20 @@ pub fn AutoscaleGroupPage() -> impl IntoView {
             None => autoscale_window(range.get()),
         }
     });
-    let tick = use_live_refresh("autoscale");
     let as_of = use_as_of();
     let detail = answer(
-        move || (group.get(), window.get(), tick.get(), as_of.get()),
-        |(group, (minutes, until), _, as_of)| {
+        move || (group.get(), window.get(), as_of.get()),
+        |(group, (minutes, until), as_of)| {
             autoscale_group(group, minutes, until, as_of.at, as_of.run)
         },
     );
     let forms = answer(
-        move || (group.get(), tick.get()),
-        |(name, _)| autoscale_groups(Some(name), None, None),
+        move || group.get(),
+        |name| autoscale_groups(Some(name), None, None),
     );
     view! {
         <Title text="Autoscale group"/>
-        <LiveRefresh engine="autoscale" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="autoscale"/>
         <p><a href=move || as_of.get().link("/autoscale")>"← Autoscale groups"</a></p>
         <h1>"Autoscale group " <span class="mono">{move || group.get()}</span></h1>
         <PageHelp text="One autoscale group over time: per zone, the metric against its scale-out and scale-in thresholds, the node count with its limits, and the spans of cooldown, drain and DNS TTL wait. Every scale decision below names the breach streak that caused it; pick a time range above the charts to zoom."/>

@@ -10,7 +10,7 @@ use crate::answer::answer;
 use crate::api::autoscale::autoscale_nodes;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::format::sim_time;
@@ -28,7 +28,6 @@ const FILTERS: [&str; 3] = ["q", "state", "mode"];
 /// The nodes page.
 #[component]
 pub fn AutoscaleNodesPage() -> impl IntoView {
-    let tick = use_live_refresh("autoscale");
     let as_of = use_as_of();
     let query = use_query_map();
     let params = Memo::new(move |_| {
@@ -41,15 +40,15 @@ pub fn AutoscaleNodesPage() -> impl IntoView {
         )
     });
     let nodes = answer(
-        move || (params.get(), tick.get(), as_of.get()),
-        |(((q, state, mode), sort, desc, page), _, as_of)| {
+        move || (params.get(), as_of.get()),
+        |(((q, state, mode), sort, desc, page), as_of)| {
             autoscale_nodes(q, state, mode, sort, desc, page, as_of.at, as_of.run)
         },
     );
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Autoscale nodes"/>
-        <LiveRefresh engine="autoscale" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="autoscale"/>
         <h1>"Autoscale: nodes"</h1>
         <PageHelp text="Every ADC node of every autoscale group's clusters. A node is provisioning until it is attached, synced and registered, then in service (its IP is in DNS or behind the NLB); a scale-in drains it, and in DNS mode it then waits for the records' TTL before it is removed. Find the nodes draining or waiting, search an IP, or sort by when each entered its state; the group's page has the reason of every scale event."/>
         <AutoscaleNav current="/autoscale/nodes"/>

@@ -46,7 +46,7 @@ pub fn Dashboard() -> impl IntoView {
         <Title text="Overview"/>
         // Read again when an engine changes, or an alert fires or resolves (a moment after the
         // events that caused it).
-        <LiveRefresh engine=OVERVIEW_ENGINES past=as_of.get_untracked().is_past()/>
+        <LiveRefresh engine=OVERVIEW_ENGINES/>
         <h1>"Overview"</h1>
         <PageHelp text="The whole estate at a glance: the simulated clock and its speed, what needs attention now (resource locations in HA or not HA-ready, orphaned or adopted GSLB children, servers at full load, autoscale groups at a limit, firing alerts), one card per engine with its state counts and recent changes, and the live feed of events. Every item links to the page that explains it."/>
         <AttentionCard overview/>

@@ -19,7 +19,7 @@ use crate::components::facts::Facts;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
 use crate::components::list_url::{matching_summary, ListUrl};
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
@@ -49,7 +49,6 @@ pub fn GslbNav(current: &'static str) -> impl IntoView {
 /// The topology page.
 #[component]
 pub fn GslbPage() -> impl IntoView {
-    let tick = use_live_refresh("gslb");
     let as_of = use_as_of();
     let query = use_query_map();
     let params = Memo::new(move |_| {
@@ -76,8 +75,8 @@ pub fn GslbPage() -> impl IntoView {
         },
     );
     let page = answer(
-        move || (params.get(), tick.get(), as_of.get()),
-        |(((q, role, state), (sort, desc), page, expand), _, as_of)| {
+        move || (params.get(), as_of.get()),
+        |(((q, role, state), (sort, desc), page, expand), as_of)| {
             gslb_console(
                 q, role, state, sort, desc, page, expand, as_of.at, as_of.run,
             )
@@ -85,7 +84,7 @@ pub fn GslbPage() -> impl IntoView {
     );
     view! {
         <Title text="GSLB"/>
-        <LiveRefresh engine="gslb" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="gslb"/>
         <h1>"GSLB"</h1>
         <PageHelp text="The GSLB parent-child topology over MEP: parent sites exchange metrics with each other, each child reports to its parent and falls back to a backup parent when its own goes down. The graph and the table show each site's state and its links; an operator can take a site down or cut a MEP link (one way or both) and watch the adoptions follow."/>
         <GslbNav current="/gslb"/>

@@ -12,7 +12,7 @@ use crate::answer::answer;
 use crate::api::gslb::gslb_links;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::topology::{status_class, status_label};
@@ -30,7 +30,6 @@ const FILTERS: [&str; 3] = ["q", "kind", "status"];
 /// The MEP links page.
 #[component]
 pub fn GslbLinksPage() -> impl IntoView {
-    let tick = use_live_refresh("gslb");
     let as_of = use_as_of();
     let query = use_query_map();
     let params = Memo::new(move |_| {
@@ -43,15 +42,15 @@ pub fn GslbLinksPage() -> impl IntoView {
         )
     });
     let links = answer(
-        move || (params.get(), tick.get(), as_of.get()),
-        |(((q, kind, status), sort, desc, page), _, as_of)| {
+        move || (params.get(), as_of.get()),
+        |(((q, kind, status), sort, desc, page), as_of)| {
             gslb_links(q, kind, status, sort, desc, page, as_of.at, as_of.run)
         },
     );
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="MEP links"/>
-        <LiveRefresh engine="gslb" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="gslb"/>
         <h1>"GSLB: MEP links"</h1>
         <PageHelp text="Every Metric Exchange Protocol link of the topology: each pair of parents, and each child with its current parent. A link is ACTIVE when both sides hear each other, DOWN when neither does for the keep-alive timeout, INACTIVE when only one way works. Search a site to see its links, keep one kind or status, or sort by round-trip time. A site's own page cuts and restores its links."/>
         <GslbNav current="/gslb/links"/>

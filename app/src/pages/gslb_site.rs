@@ -15,7 +15,7 @@ use crate::api::gslb::{gslb_site, GslbAct, GslbBackups, SITE_HISTORY_ROWS};
 use crate::components::act::{Act, ActButton, ActForm};
 use crate::components::event_table::{EventTable, ReasonTable};
 use crate::components::layout::user_allows;
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::topology::{status_class, status_label};
 use crate::erase::Erase;
@@ -31,15 +31,14 @@ use crate::time_travel::use_as_of;
 pub fn GslbSitePage() -> impl IntoView {
     let params = use_params_map();
     let name = Memo::new(move |_| params.read().get("name").unwrap_or_default());
-    let tick = use_live_refresh("gslb");
     let as_of = use_as_of();
     let detail = answer(
-        move || (name.get(), tick.get(), as_of.get()),
-        |(name, _, as_of)| gslb_site(name, as_of.at, as_of.run),
+        move || (name.get(), as_of.get()),
+        |(name, as_of)| gslb_site(name, as_of.at, as_of.run),
     );
     view! {
         <Title text="GSLB site"/>
-        <LiveRefresh engine="gslb" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="gslb"/>
         <GslbNav current=""/>
         <p><a href=move || as_of.get().link("/gslb")>"← Topology"</a></p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>

@@ -12,7 +12,7 @@ use crate::api::lhc::lhc_locations;
 use crate::components::charts::state_class;
 use crate::components::facts::Facts;
 use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterForm, KeptSort};
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
@@ -72,7 +72,6 @@ const COLUMNS: [(&str, &str); 7] = [
 /// The resource locations page.
 #[component]
 pub fn LhcPage() -> impl IntoView {
-    let tick = use_live_refresh("lhc");
     let as_of = use_as_of();
     let query = use_query_map();
     let params = Memo::new(move |_| {
@@ -86,8 +85,8 @@ pub fn LhcPage() -> impl IntoView {
         )
     });
     let rls = answer(
-        move || (params.get(), tick.get(), as_of.get()),
-        |((q, state, sort, desc, page), _, as_of)| {
+        move || (params.get(), as_of.get()),
+        |((q, state, sort, desc, page), as_of)| {
             lhc_locations(q, state, sort, desc, page, as_of.at, as_of.run)
         },
     );
@@ -95,7 +94,7 @@ pub fn LhcPage() -> impl IntoView {
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Resource locations"/>
-        <LiveRefresh engine="lhc" past=as_of.get_untracked().is_past()/>
+        <LiveRefresh engine="lhc"/>
         <h1>"Resource locations"</h1>
         <PageHelp text="Every resource location with its Local Host Cache / HA state: Working Normally while the Cloud Connectors reach the cloud, then Pending HA, HA Initial and Extended HA during an outage, and Pending Recovery on the way back. The columns show the elected secondary broker and where the VDAs are registered (cloud, secondary broker, unregistered). A warning means the location is not ready for an outage. Search by name, keep one HA state, or sort by any column: the address keeps the view, to share it."/>
         <LhcNav current="/lhc"/>

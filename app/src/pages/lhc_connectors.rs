@@ -12,7 +12,7 @@ use crate::answer::answer;
 use crate::api::lhc::lhc_connectors;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::list_url::{matching_summary, ListUrl};
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::erase::Erase;
@@ -30,7 +30,6 @@ const FILTERS: [&str; 4] = ["q", "state", "power", "role"];
 /// The Cloud Connectors page.
 #[component]
 pub fn LhcConnectorsPage() -> impl IntoView {
-    let tick = use_live_refresh("lhc");
     let as_of = use_as_of();
     let query = use_query_map();
     let params = Memo::new(move |_| {
@@ -43,15 +42,15 @@ pub fn LhcConnectorsPage() -> impl IntoView {
         )
     });
     let connectors = answer(
-        move || (params.get(), tick.get(), as_of.get()),
-        |(((q, state, power, role), sort, desc, page), _, as_of)| {
+        move || (params.get(), as_of.get()),
+        |(((q, state, power, role), sort, desc, page), as_of)| {
             lhc_connectors(q, state, power, role, sort, desc, page, as_of.at, as_of.run)
         },
     );
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Cloud Connectors"/>
-        <LiveRefresh engine="lhc" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="lhc"/>
         <h1>"Cloud Connectors"</h1>
         <PageHelp text="Every Cloud Connector of every resource location. A connector that StoreFront lists as a Delivery Controller watches the cloud and moves through the HA states; in each resource location the connectors are ranked and the first is elected secondary broker, which registers the VDAs during an outage. Find the connectors that are down, in Extended HA or elected, or sort by the registrations they hold; the resource location's page acts on them."/>
         <LhcNav current="/lhc/connectors"/>

@@ -18,7 +18,7 @@ use crate::components::event_table::EventTable;
 use crate::components::filter_form::{choice, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
 use crate::components::list_url::ListUrl;
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
@@ -35,16 +35,15 @@ use crate::time_travel::use_as_of;
 pub fn LhcDetailPage() -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.read().get("id").unwrap_or_default());
-    let tick = use_live_refresh("lhc");
     let as_of = use_as_of();
     let range = use_time_range();
     let detail = answer(
-        move || (id.get(), tick.get(), as_of.get()),
-        |(id, _, as_of)| lhc_location(id, as_of.at, as_of.run),
+        move || (id.get(), as_of.get()),
+        |(id, as_of)| lhc_location(id, as_of.at, as_of.run),
     );
     view! {
         <Title text="Resource location"/>
-        <LiveRefresh engine="lhc" past=as_of.get_untracked().is_past()/>
+        <LiveRefresh engine="lhc"/>
         <p><a href=move || as_of.get().link("/lhc")>"← Resource locations"</a></p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
             {move || {

@@ -16,7 +16,7 @@ use crate::components::confirm::ConfirmButton;
 use crate::components::facts::Facts;
 use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterForm, KeptSort};
 use crate::components::layout::user_allows;
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::section_tabs::SectionTabs;
@@ -67,15 +67,11 @@ pub fn power_label(power: ServerPower) -> &'static str {
 /// The farm page.
 #[component]
 pub fn LmsPage() -> impl IntoView {
-    let tick = use_live_refresh("lms");
     let as_of = use_as_of();
-    let farm = answer(
-        move || (tick.get(), as_of.get()),
-        |(_, as_of)| lms_farm(as_of.at, as_of.run),
-    );
+    let farm = answer(move || as_of.get(), |as_of| lms_farm(as_of.at, as_of.run));
     view! {
         <Title text="Load management"/>
-        <LiveRefresh engine="lms" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="lms"/>
         <h1>"Load management"</h1>
         <PageHelp text="Load management across zones: each zone's data collector and the order of the next ones, its servers with their load index (0 to 10000, 10000 meaning full), sessions, and the applications published on them. An operator can kill a data collector and watch the zone elect the next one."/>
         <LmsNav current="/lms"/>
@@ -92,7 +88,7 @@ pub fn LmsPage() -> impl IntoView {
                 }
             })}
         </Transition>
-        <Servers tick/>
+        <Servers/>
     }
 }
 
@@ -293,7 +289,7 @@ const SORTS: [(&str, &str); 7] = [
 ];
 
 #[component]
-fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
+fn Servers() -> impl IntoView {
     let query = use_query_map();
     let params = Memo::new(move |_| {
         let q = query.read();
@@ -306,8 +302,8 @@ fn Servers(tick: ReadSignal<u64>) -> impl IntoView {
     });
     let as_of = use_as_of();
     let page = answer(
-        move || (params.get(), tick.get(), as_of.get()),
-        |(((search, zone, band), sort, desc, page), _, as_of)| {
+        move || (params.get(), as_of.get()),
+        |(((search, zone, band), sort, desc, page), as_of)| {
             lms_servers(search, zone, band, sort, desc, page, as_of.at, as_of.run)
         },
     );

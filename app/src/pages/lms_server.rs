@@ -16,7 +16,7 @@ use crate::components::act::{Act, ActForm};
 use crate::components::confirm::ConfirmButton;
 use crate::components::event_table::EventTable;
 use crate::components::layout::user_allows;
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::lms_charts::{rule_label, StackedLoadChart};
 use crate::components::page_help::PageHelp;
 use crate::components::time_range::{use_time_range, RangePicker, TimeRange};
@@ -32,7 +32,6 @@ use crate::time_travel::use_as_of;
 pub fn LmsServerPage() -> impl IntoView {
     let params = use_params_map();
     let host = Memo::new(move |_| params.read().get("host").unwrap_or_default());
-    let tick = use_live_refresh("lms");
     let as_of = use_as_of();
     let range = use_time_range();
     // The chart's range, as the URL names it: the server sends only the samples it shows.
@@ -42,14 +41,12 @@ pub fn LmsServerPage() -> impl IntoView {
         (q.get("range"), q.get("from"), q.get("to"))
     });
     let detail = answer(
-        move || (host.get(), range_params.get(), tick.get(), as_of.get()),
-        |(host, (range, from, to), _, as_of)| {
-            lms_server(host, range, from, to, as_of.at, as_of.run)
-        },
+        move || (host.get(), range_params.get(), as_of.get()),
+        |(host, (range, from, to), as_of)| lms_server(host, range, from, to, as_of.at, as_of.run),
     );
     view! {
         <Title text="Server"/>
-        <LiveRefresh engine="lms" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="lms"/>
         <LmsNav current=""/>
         <p><a href=move || as_of.get().link("/lms")>"← Farm"</a></p>
         <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>

@@ -11,7 +11,7 @@ use leptos_router::hooks::use_query_map;
 use crate::answer::answer;
 use crate::api::lms::{lms_store, LOAD_TABLE_PAGE_SIZE, SESSION_PAGE_SIZE};
 use crate::components::filter_form::{kept_filters, FilterForm};
-use crate::components::live::{use_live_refresh, LiveRefresh};
+use crate::components::live::LiveRefresh;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
 use crate::components::sort_header::{sort_header, SortedBy};
@@ -27,7 +27,6 @@ use crate::time_travel::use_as_of;
 /// The dynamic store page.
 #[component]
 pub fn LmsStorePage() -> impl IntoView {
-    let tick = use_live_refresh("lms");
     let query = use_query_map();
     let pages = Memo::new(move |_| {
         let q = query.read();
@@ -53,16 +52,8 @@ pub fn LmsStorePage() -> impl IntoView {
     });
     let as_of = use_as_of();
     let store = answer(
-        move || {
-            (
-                pages.get(),
-                search.get(),
-                sessions.get(),
-                tick.get(),
-                as_of.get(),
-            )
-        },
-        |((c, d, page), (q, zone, lsort, ldesc), (user, ssort, sdesc), _, as_of)| {
+        move || (pages.get(), search.get(), sessions.get(), as_of.get()),
+        |((c, d, page), (q, zone, lsort, ldesc), (user, ssort, sdesc), as_of)| {
             lms_store(
                 c, d, user, ssort, sdesc, q, zone, lsort, ldesc, page, as_of.at, as_of.run,
             )
@@ -71,7 +62,7 @@ pub fn LmsStorePage() -> impl IntoView {
     let current = move |k: &str| query.read().get(k).unwrap_or_default();
     view! {
         <Title text="Dynamic store"/>
-        <LiveRefresh engine="lms" past=crate::time_travel::use_as_of().get_untracked().is_past()/>
+        <LiveRefresh engine="lms"/>
         <h1>"Dynamic store"</h1>
         <PageHelp text="The dynamic store as the zone data collectors hold it: per server, the load index the farm uses to place sessions, and, side by side, the same index under the older and newer load formulas with the placements each would make."/>
         <LmsNav current="/lms/store"/>

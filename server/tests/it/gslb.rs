@@ -294,4 +294,17 @@ async fn guided_replays_are_for_operators() {
         text.contains("Child_Site1") && text.contains("steps"),
         "{text}"
     );
+    // Shown on a page read (a GET of `?scenario=N`), a replay changes nothing and writes no
+    // audit row; the viewer's refusal does.
+    let (rows, _) = services::audit::list(&app.services.store, 0, 100)
+        .await
+        .expect("audit");
+    let outcomes: Vec<_> = rows
+        .iter()
+        .filter(|r| r.action == "gslb.guided_replay")
+        .map(|r| (r.actor.as_str(), r.outcome.as_str()))
+        .collect();
+    assert_eq!(outcomes.len(), 1, "{outcomes:?}");
+    assert_eq!(outcomes[0].0, "viewer");
+    assert!(outcomes[0].1.starts_with("refused"), "{outcomes:?}");
 }
