@@ -168,76 +168,71 @@ pub fn changes_engine(event: &EventRow, engines: &str) -> bool {
 /// A counter that goes up when the live stream brings an event of `engine` that changes what
 /// its pages show (not a heartbeat), at most once per [`LIVE_REFRESH_GAP_MS`] (events in
 /// between are folded into one refresh at the end of the gap). It stands still when `past`
-/// (the page shows the past) and on the server.
+/// (the page shows the past).
+#[cfg(feature = "hydrate")]
 fn refresh_ticks(engine: String, past: bool) -> ReadSignal<u64> {
     let (tick, set_tick) = signal(0u64);
-    #[cfg(feature = "hydrate")]
-    {
-        let live = use_live();
-        let seen = StoredValue::new(live.received.get_untracked());
-        let seen_changed = StoredValue::new(live.changed.with_untracked(|c| c.0));
-        let last_refresh = StoredValue::new(0f64);
-        let pending = StoredValue::new(false);
-        // A change seen and not refreshed yet (waiting for a confirmation to close).
-        let deferred = StoredValue::new(false);
-        let alerts_seen =
-            StoredValue::new(live.clock.with_untracked(|c| c.as_ref().map(|c| c.alerts)));
-        Effect::new(move |_| {
-            let held = live.holds.get() > 0;
-            // The alerts: the counts of the clock status, when they change.
-            let alerts_changed = engine.split(',').any(|e| e == ALERTS) && {
-                let now = live.clock.with(|c| c.as_ref().map(|c| c.alerts));
-                let before = alerts_seen.get_value();
-                alerts_seen.set_value(now);
-                before.is_some() && now.is_some() && before != now
-            };
-            let received = live.received.get();
-            let (changes, named) = live.changed.get();
-            let new = received.saturating_sub(seen.get_value()) as usize;
-            // Changes of this engine among the events the server skipped.
-            let skipped = changes != seen_changed.get_value()
-                && named.iter().any(|n| engine.split(',').any(|e| e == n));
-            seen.set_value(received);
-            seen_changed.set_value(changes);
-            if past {
-                return;
-            }
-            let relevant = skipped
-                || alerts_changed
-                || (new > 0
-                    && live.events.with_untracked(|events| {
-                        events.iter().take(new).any(|e| changes_engine(e, &engine))
-                    }));
-            if relevant {
-                deferred.set_value(true);
-            }
-            if held || !deferred.get_value() || pending.get_value() {
-                return;
-            }
-            deferred.set_value(false);
-            let now = js_sys_now();
-            // A moment for the event to be stored: what a page reads of the history (its feed,
-            // its charts) is what the store holds.
-            let wait = (last_refresh.get_value() + LIVE_REFRESH_GAP_MS as f64 - now)
-                .max(LIVE_REFRESH_SETTLE_MS as f64);
-            pending.set_value(true);
-            set_timeout(
-                move || {
-                    pending.set_value(false);
-                    if live.holds.get_untracked() > 0 {
-                        // A confirmation opened meanwhile: refresh once it closes.
-                        deferred.set_value(true);
-                        return;
-                    }
-                    last_refresh.set_value(js_sys_now());
-                    set_tick.update(|t| *t += 1);
-                },
-                std::time::Duration::from_millis(wait as u64),
-            );
-        });
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = (set_tick, engine, past);
+    let live = use_live();
+    let seen = StoredValue::new(live.received.get_untracked());
+    let seen_changed = StoredValue::new(live.changed.with_untracked(|c| c.0));
+    let last_refresh = StoredValue::new(0f64);
+    let pending = StoredValue::new(false);
+    // A change seen and not refreshed yet (waiting for a confirmation to close).
+    let deferred = StoredValue::new(false);
+    let alerts_seen = StoredValue::new(live.clock.with_untracked(|c| c.as_ref().map(|c| c.alerts)));
+    Effect::new(move |_| {
+        let held = live.holds.get() > 0;
+        // The alerts: the counts of the clock status, when they change.
+        let alerts_changed = engine.split(',').any(|e| e == ALERTS) && {
+            let now = live.clock.with(|c| c.as_ref().map(|c| c.alerts));
+            let before = alerts_seen.get_value();
+            alerts_seen.set_value(now);
+            before.is_some() && now.is_some() && before != now
+        };
+        let received = live.received.get();
+        let (changes, named) = live.changed.get();
+        let new = received.saturating_sub(seen.get_value()) as usize;
+        // Changes of this engine among the events the server skipped.
+        let skipped = changes != seen_changed.get_value()
+            && named.iter().any(|n| engine.split(',').any(|e| e == n));
+        seen.set_value(received);
+        seen_changed.set_value(changes);
+        if past {
+            return;
+        }
+        let relevant = skipped
+            || alerts_changed
+            || (new > 0
+                && live.events.with_untracked(|events| {
+                    events.iter().take(new).any(|e| changes_engine(e, &engine))
+                }));
+        if relevant {
+            deferred.set_value(true);
+        }
+        if held || !deferred.get_value() || pending.get_value() {
+            return;
+        }
+        deferred.set_value(false);
+        let now = js_sys_now();
+        // A moment for the event to be stored: what a page reads of the history (its feed,
+        // its charts) is what the store holds.
+        let wait = (last_refresh.get_value() + LIVE_REFRESH_GAP_MS as f64 - now)
+            .max(LIVE_REFRESH_SETTLE_MS as f64);
+        pending.set_value(true);
+        set_timeout(
+            move || {
+                pending.set_value(false);
+                if live.holds.get_untracked() > 0 {
+                    // A confirmation opened meanwhile: refresh once it closes.
+                    deferred.set_value(true);
+                    return;
+                }
+                last_refresh.set_value(js_sys_now());
+                set_tick.update(|t| *t += 1);
+            },
+            std::time::Duration::from_millis(wait as u64),
+        );
+    });
     tick
 }
 

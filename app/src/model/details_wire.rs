@@ -1,10 +1,8 @@
-//! How an event's details travel (server-function answers, the live stream, the data a page
-//! carries for hydration): a details text that is a JSON object goes as that object, any other
-//! text as a JSON string.
+//! How an event's details travel (server-function answers, the live stream): a details text
+//! that is a JSON object goes as that object, any other text as a JSON string.
 //!
-//! Sent as a string, an object's every quote is escaped once in the answer and once more where
-//! the page carries the answer as a script string; the feed's rows were most of that work.
-//! Read back, the object's text is kept byte for byte.
+//! Sent as a string, an object's every quote would be escaped in each answer and stream
+//! message. Read back, the object's text is kept byte for byte.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
