@@ -45,17 +45,36 @@ mod browser {
         /// the page left.
         static RESET_FIELDS: Cell<bool> = const { Cell::new(false) };
         static INSTALLED: Cell<bool> = const { Cell::new(false) };
+        /// The read of another page in flight (a link, a form, Back), if any. A read of the
+        /// page shown again (a live refresh, an action's result) is not started meanwhile: it
+        /// would supersede the one in flight, and the person's click would be lost.
+        static NAVIGATING: Cell<Option<u64>> = const { Cell::new(None) };
     }
 
     /// Reads `url` (path and query) and diffs it in.
     pub fn read_in_place(url: String, history: History) {
+        let navigating = history != History::Replace;
+        if !navigating && NAVIGATING.with(|n| n.get().is_some()) {
+            return;
+        }
         let this = LATEST.with(|l| {
             let next = l.get() + 1;
             l.set(next);
             next
         });
+        if navigating {
+            NAVIGATING.with(|n| n.set(Some(this)));
+        }
         leptos::task::spawn_local(async move {
-            let Some((html, final_url)) = fetch_page(&url).await else {
+            let fetched = fetch_page(&url).await;
+            if navigating {
+                NAVIGATING.with(|n| {
+                    if n.get() == Some(this) {
+                        n.set(None);
+                    }
+                });
+            }
+            let Some((html, final_url)) = fetched else {
                 if history != History::Replace {
                     // A link followed (or Back) and the page could not be read: the browser
                     // goes there itself (and shows what the server says).
