@@ -75,6 +75,12 @@ pub fn use_as_of() -> Memo<AsOf> {
     })
 }
 
+/// Whether the page being rendered shows the past: the instant the layout puts in the context
+/// ([`crate::components::layout::Layout`]) names one (false outside the layout).
+pub fn page_shows_past() -> bool {
+    use_context::<Memo<AsOf>>().is_some_and(|as_of| as_of.get_untracked().is_past())
+}
+
 /// The estate a server function reads for `at` and `run` (its two optional arguments): the
 /// live run when `at` is absent. A text that is not an instant, an instant outside the run or
 /// an unknown run is refused with 400 and the valid range.

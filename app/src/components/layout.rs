@@ -18,7 +18,7 @@ use crate::erase::{Erase, ErasedChildren};
 use crate::error::AppError;
 use crate::ids;
 use crate::model::SessionUser;
-use crate::time_travel::{use_as_of, AsOf};
+use crate::time_travel::{page_shows_past, use_as_of};
 
 /// The signed-in user, loaded once per page by [`Layout`] and shared through the context.
 #[derive(Clone, Copy)]
@@ -47,8 +47,7 @@ pub fn current_user() -> Option<CurrentUser> {
 /// page shows the past (`?at=`), nothing beyond [`Role::Viewer`] is allowed: the past is
 /// read-only, so operator and admin controls are hidden.
 pub async fn user_allows(needed: Role) -> bool {
-    let past = use_context::<Memo<AsOf>>().is_some_and(|a| a.get_untracked().is_past());
-    if past && needed != Role::Viewer {
+    if page_shows_past() && needed != Role::Viewer {
         return false;
     }
     match current_user() {

@@ -85,8 +85,7 @@ fn detached() -> Live {
 /// state stay. Nothing happens while the page shows the past (`?at=`).
 #[component]
 pub fn LiveRefresh(#[prop(into)] engine: String) -> impl IntoView {
-    let past = use_context::<Memo<crate::time_travel::AsOf>>()
-        .is_some_and(|as_of| as_of.get_untracked().is_past());
+    let past = crate::time_travel::page_shows_past();
     // As the browser's address reads it (`components::reader::here`): the path, then `?` and
     // the query if any.
     let location = leptos_router::hooks::use_location();
@@ -108,7 +107,7 @@ fn LiveRefreshIsland(engine: String, past: bool, page: String) -> impl IntoView 
     // address is not its page's.
     #[cfg(feature = "hydrate")]
     if !past {
-        let tick = refresh_ticks(engine, false);
+        let tick = refresh_ticks(engine);
         Effect::new(move |prev: Option<u64>| {
             let now = tick.get();
             if prev.is_some_and(|p| p != now) && crate::components::reader::here() == page {
@@ -167,10 +166,9 @@ pub fn changes_engine(event: &EventRow, engines: &str) -> bool {
 
 /// A counter that goes up when the live stream brings an event of `engine` that changes what
 /// its pages show (not a heartbeat), at most once per [`LIVE_REFRESH_GAP_MS`] (events in
-/// between are folded into one refresh at the end of the gap). It stands still when `past`
-/// (the page shows the past).
+/// between are folded into one refresh at the end of the gap).
 #[cfg(feature = "hydrate")]
-fn refresh_ticks(engine: String, past: bool) -> ReadSignal<u64> {
+fn refresh_ticks(engine: String) -> ReadSignal<u64> {
     let (tick, set_tick) = signal(0u64);
     let live = use_live();
     let seen = StoredValue::new(live.received.get_untracked());
@@ -197,9 +195,6 @@ fn refresh_ticks(engine: String, past: bool) -> ReadSignal<u64> {
             && named.iter().any(|n| engine.split(',').any(|e| e == n));
         seen.set_value(received);
         seen_changed.set_value(changes);
-        if past {
-            return;
-        }
         let relevant = skipped
             || alerts_changed
             || (new > 0
