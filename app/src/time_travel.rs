@@ -81,6 +81,13 @@ pub fn page_shows_past() -> bool {
     use_context::<Memo<AsOf>>().is_some_and(|as_of| as_of.get_untracked().is_past())
 }
 
+/// The run the page being rendered shows when it names one (`?run=` beside `?at=`); `None`
+/// for the live run (and outside the layout).
+pub fn page_run() -> Option<i64> {
+    use_context::<Memo<AsOf>>()
+        .and_then(|as_of| as_of.with_untracked(|a| if a.is_past() { a.run } else { None }))
+}
+
 /// The estate a server function reads for `at` and `run` (its two optional arguments): the
 /// live run when `at` is absent. A text that is not an instant, an instant outside the run or
 /// an unknown run is refused with 400 and the valid range.

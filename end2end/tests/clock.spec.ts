@@ -102,3 +102,37 @@ test("the feed's filters read one engine's rows from the server, heartbeats hidd
   await expect(heartbeatRows).toHaveCount(0);
   expect(await page.evaluate(() => (window as any).__noReload)).toBe(true);
 });
+
+test("an open JSON disclosure in the live feed shows its row's event, read by key, as the feed moves on", async ({ page }) => {
+  await signIn(page, "operator");
+  await page.locator("#clock-controls [data-speed='60x']").click();
+  await expect(page.locator("#clock-speed")).toHaveText("60x");
+  const raw = page.locator("#live-feed tbody tr").first().locator("details.raw");
+  // The page carries no JSON; the event's is read by the row's key when asked.
+  await expect(raw).toHaveAttribute("data-event", /^\d+\.\d+$/);
+  await expect(raw.locator("pre")).toHaveText("");
+  const jsonOf = async (key: string) => {
+    const [t_ms, id] = key.split(".");
+    const res = await page.request.post("/api/event_json", { form: { t_ms, id } });
+    expect(res.status()).toBe(200);
+    return (await res.json()) as string;
+  };
+  // The key the row shows and the JSON the disclosure shows agree (the key read before and
+  // after the text, as the feed may move meanwhile): the key, or "" while they differ.
+  const shownKey = async () => {
+    const key = (await raw.getAttribute("data-event")) ?? "";
+    const text = (await raw.locator("pre").textContent()) ?? "";
+    const again = (await raw.getAttribute("data-event")) ?? "";
+    return key === again && text !== "" && text === (await jsonOf(key)) ? key : "";
+  };
+  await raw.locator("summary").click();
+  let first = "";
+  await expect.poll(async () => (first = await shownKey())).not.toBe("");
+  expect(typeof JSON.parse((await raw.locator("pre").textContent()) ?? "")).toBe("object");
+  // Newer events push it down; the first row's disclosure stays open and follows its row.
+  await expect.poll(async () => {
+    const key = await shownKey();
+    return key !== "" && key !== first;
+  }, { timeout: 20_000 }).toBe(true);
+  await expect(raw).toHaveAttribute("open", "");
+});

@@ -105,6 +105,17 @@ impl AuditSort {
     }
 }
 
+/// The arguments (JSON object text) of the audit row `id`; `None` when there is none. The
+/// audit page carries each row's arguments in words, and their JSON is read when asked for.
+pub async fn arguments(store: &Store, id: i64) -> Result<Option<String>> {
+    Ok(
+        on_pool!(store, pool => sqlx::query_scalar("SELECT arguments FROM audit_log WHERE id = $1")
+            .bind(id)
+            .fetch_optional(pool)
+            .await)?,
+    )
+}
+
 /// The conditions of [`AuditFilter`], in SQL both stores read (`CAST` gives PostgreSQL each
 /// parameter's type even when it is `NULL`).
 const AUDIT_WHERE: &str = "WHERE (CAST($1 AS TEXT) IS NULL OR actor = CAST($1 AS TEXT)) \

@@ -186,6 +186,22 @@ pub async fn find_run(store: &Store, run_id: i64) -> Result<Option<(Run, Option<
     Ok(row.map(run_of))
 }
 
+/// The details (JSON object text) of one stored event of `run_id`, found by its instant and
+/// place ([`StoredEvent::id`], as a [`Cursor`] names them); `None` when the run has no such
+/// event. A table of events carries the key, not the JSON: the JSON is read when asked for.
+pub async fn event_details(store: &Store, run_id: i64, at: Cursor) -> Result<Option<String>> {
+    let sql = format!(
+        "SELECT details FROM events WHERE run_id = $1 AND t_ms = $2 AND {} = $3",
+        id_column(store.dialect())
+    );
+    Ok(on_pool!(store, pool => sqlx::query_scalar(&sql)
+        .bind(run_id)
+        .bind(at.t_ms)
+        .bind(at.id)
+        .fetch_optional(pool)
+        .await)?)
+}
+
 /// The latest simulated instant anything of the run was recorded at (event, journal entry
 /// or snapshot): how far a look back into the run can go.
 pub async fn recorded_until(store: &Store, run_id: i64) -> Result<u64> {

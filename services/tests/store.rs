@@ -207,6 +207,22 @@ async fn the_audit_log_lists_newest_first() {
             store.dialect()
         );
         assert_eq!(rows[1].action, "clock.pause");
+        // One row's arguments by its id, as the audit page's JSON disclosure reads them.
+        assert_eq!(
+            audit::arguments(&store, rows[0].id)
+                .await
+                .expect("arguments")
+                .as_deref(),
+            Some(r#"{"n":1}"#),
+            "{:?}",
+            store.dialect()
+        );
+        assert_eq!(
+            audit::arguments(&store, rows[0].id + 100)
+                .await
+                .expect("arguments"),
+            None
+        );
     }
 }
 
@@ -499,6 +515,29 @@ async fn events_are_stored_once_and_read_back_by_filter() {
             .expect("series");
         assert_eq!(times(&series), [11_980, 11_990], "{d:?}");
         assert_eq!(series[0].details, r#"{"host":"XA-3","t":11980}"#, "{d:?}");
+
+        // One event's details, by its run, instant and place; nothing for another run's key
+        // or an instant that is not the event's.
+        let key = Cursor::of(&series[0]);
+        let details = |run_id: i64, at: Cursor| {
+            let store = &store;
+            async move {
+                history::event_details(store, run_id, at)
+                    .await
+                    .expect("details")
+            }
+        };
+        assert_eq!(
+            details(run, key).await.as_deref(),
+            Some(r#"{"host":"XA-3","t":11980}"#),
+            "{d:?}"
+        );
+        assert_eq!(details(other, key).await, None, "{d:?}");
+        let elsewhen = Cursor {
+            t_ms: key.t_ms + 1,
+            ..key
+        };
+        assert_eq!(details(run, elsewhen).await, None, "{d:?}");
     }
 }
 

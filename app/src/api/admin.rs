@@ -79,6 +79,7 @@ pub async fn audit_entries(
                 rows: rows
                     .into_iter()
                     .map(|r| crate::model::AuditRow {
+                        id: r.id,
                         at: r.at,
                         actor: r.actor,
                         action: r.action,
@@ -91,6 +92,23 @@ pub async fn audit_entries(
                 page,
                 per_page: AUDIT_PAGE_SIZE,
             })
+        },
+    )
+    .await
+}
+
+/// The arguments (the JSON object, as stored) of audit row `id` (admin): the audit page
+/// carries them in words, and its disclosure asks for the JSON when it opens.
+#[server(endpoint = "audit_json", input = crate::api::codec::Form)]
+pub async fn audit_json(id: i64) -> Result<String, AppError> {
+    use crate::auth::read_only;
+    read_only(
+        "audit.json",
+        engine::Role::Admin,
+        |services, _| async move {
+            services::audit::arguments(&services.store, id)
+                .await?
+                .ok_or_else(|| AppError::NotFound(format!("no audit entry {id}")))
         },
     )
     .await

@@ -65,6 +65,7 @@ macro_rules! form_arguments {
 // Their arguments are text, checked inside the function, so their refusals name the field too.
 form_arguments!(
     crate::api::admin::AuditEntries,
+    crate::api::admin::AuditJson,
     crate::api::admin::ListUsers,
     crate::api::activity::EngineActivity,
     crate::api::alerts::AlertRules,
@@ -92,6 +93,7 @@ form_arguments!(
     crate::api::gslb::GslbResolve,
     crate::api::gslb::GslbSite,
     crate::api::gslb::GslbTopology,
+    crate::api::history::EventJson,
     crate::api::history::ListEvents,
     crate::api::lhc::LhcAct,
     crate::api::lhc::LhcConnectors,

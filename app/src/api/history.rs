@@ -101,6 +101,35 @@ fn event_order(sort: crate::model::HistorySort) -> services::history::EventOrder
     }
 }
 
+/// The details (the JSON object, as stored) of one event: of run `run` (the current run when
+/// none), at `t_ms`, place `id` ([`services::history::StoredEvent::id`]). An event table
+/// carries each row's key, not its JSON; its disclosure asks for the JSON when it opens.
+#[server(endpoint = "event_json", input = crate::api::codec::Form)]
+pub async fn event_json(run: Option<i64>, t_ms: i64, id: i64) -> Result<String, AppError> {
+    use crate::auth::read_only;
+    read_only(
+        "history.event_json",
+        engine::Role::Viewer,
+        |services, _| async move {
+            if run.is_some_and(|r| r < 1) {
+                return Err(AppError::invalid("run", "must be a run id (1 or more)"));
+            }
+            if t_ms < 0 {
+                return Err(AppError::invalid("t_ms", "must be 0 or more"));
+            }
+            if id < 0 {
+                return Err(AppError::invalid("id", "must be 0 or more"));
+            }
+            let run = run.unwrap_or_else(|| services.runtime.run().id);
+            let at = services::history::Cursor { t_ms, id };
+            services::history::event_details(&services.store, run, at)
+                .await?
+                .ok_or_else(|| AppError::NotFound(format!("run {run} has no event {at}")))
+        },
+    )
+    .await
+}
+
 /// One page of events matching `query`, in its order.
 #[server(endpoint = "history", input = crate::api::codec::Form)]
 pub async fn list_events(#[server(default)] query: HistoryQuery) -> Result<HistoryPage, AppError> {

@@ -17,7 +17,10 @@
 //!   crosshair and the tooltip of the instant under the pointer; dragging across a zooming
 //!   plot opens that range.
 //! - The topology's zoom buttons (`data-zoom`) resize its drawing.
-//! - A `details[data-json]` fills its `<pre>` with the JSON the first time it opens.
+//! - A raw JSON disclosure (`details.raw`, [`crate::components::raw_json::RawJson`]) fills its
+//!   `<pre>` when it opens: from `data-json`, or read from the server by the row's key
+//!   (`data-event`, `data-audit`); an open one whose row now shows another event is filled
+//!   again after a page read.
 //! - A range slider with `data-offset-for` writes its instant into that field as it moves,
 //!   and submits its form when let go.
 //! - The skip link moves focus to the page's content.
@@ -39,7 +42,7 @@ pub fn Behaviours() -> impl IntoView {
 }
 
 #[cfg(feature = "hydrate")]
-pub use browser::sync_switches;
+pub use browser::after_page_read;
 
 #[cfg(feature = "hydrate")]
 mod browser {
@@ -324,9 +327,16 @@ mod browser {
         }
     }
 
+    /// What follows a page read in place: the switched fieldsets and the open JSON
+    /// disclosures made to follow what the page now shows.
+    pub fn after_page_read() {
+        sync_switches();
+        controls::refill_open_json();
+    }
+
     /// Every `select[data-switch]`'s fieldsets made to follow its choice again (after a page
     /// read in place, which brings the server's first choice back into them).
-    pub fn sync_switches() {
+    fn sync_switches() {
         let Ok(selects) = document().query_selector_all("select[data-switch]") else {
             return;
         };

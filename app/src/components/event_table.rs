@@ -3,21 +3,27 @@
 use leptos::prelude::*;
 
 use crate::components::event_words::describe;
-use crate::components::raw_json::RawJson;
+use crate::components::raw_json::{JsonSource, RawJson};
 use crate::erase::Erase;
 use crate::format::Instant;
 use crate::model::EventRow;
 
-/// Events as rows: simulated time, engine, subject, kind, details, actor.
+/// Events as rows: simulated time, engine, subject, kind, details (in words, the JSON read
+/// when its disclosure opens), actor.
 #[component]
 pub fn EventTable(
     rows: Vec<EventRow>,
     #[prop(optional)] id: &'static str,
+    /// The events' run, when the page names one (by default the run of the page's instant:
+    /// the live run unless it shows the past of another).
+    #[prop(optional)]
+    run: Option<i64>,
     /// The header cells, when the table's columns sort (the plain names otherwise).
     #[prop(optional)]
     head: Option<AnyView>,
 ) -> impl IntoView {
     let empty = rows.is_empty();
+    let run = run.or_else(crate::time_travel::page_run);
     let head = head.unwrap_or_else(|| {
         view! {
             <th>"Sim time"</th>
@@ -41,7 +47,10 @@ pub fn EventTable(
                     .map(|e| {
                         let why = describe(&e.kind, &e.details);
                         let class = format!("engine-{}", e.engine);
-                        let details = e.details;
+                        let json = match e.id {
+                            Some(id) => JsonSource::Event { run, t_ms: e.t_ms, id },
+                            None => JsonSource::Inline(e.details),
+                        };
                         view! {
                             <tr class=class>
                                 <td class="mono"><Instant t_ms=e.t_ms/></td>
@@ -50,7 +59,7 @@ pub fn EventTable(
                                 <td>{e.kind}</td>
                                 <td class="details">
                                     <span class="why">{why}</span>
-                                    <RawJson json=details/>
+                                    <RawJson source=json/>
                                 </td>
                                 <td>{e.actor.unwrap_or_default()}</td>
                             </tr>

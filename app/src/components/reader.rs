@@ -97,7 +97,7 @@ mod browser {
             RESET_FIELDS.with(|r| r.set(history != History::Replace));
             apply(&new);
             RESET_FIELDS.with(|r| r.set(false));
-            crate::components::behaviours::sync_switches();
+            crate::components::behaviours::after_page_read();
             if let Ok(h) = window().history() {
                 let _ = match history {
                     History::Push => h.push_state_with_url(&JsValue::NULL, "", Some(&final_url)),

@@ -406,6 +406,8 @@ pub struct HistoryPage {
 /// One audit-log row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditRow {
+    /// Row id (its arguments' key: [`crate::api::admin::audit_json`]).
+    pub id: i64,
     /// Wall-clock time (UTC).
     pub at: String,
     /// Acting user.

@@ -13,7 +13,7 @@ use crate::components::filter_form::{choice, kept_filters, ChoiceFilter, FilterF
 use crate::components::list_url::matching_summary;
 use crate::components::page_help::PageHelp;
 use crate::components::pager::Pager;
-use crate::components::raw_json::RawJson;
+use crate::components::raw_json::{JsonSource, RawJson};
 use crate::components::sort_header::{sort_header, SortedBy};
 use crate::model::AuditPage as LogPage;
 use crate::pages::Loaded;
@@ -105,7 +105,7 @@ fn AuditTable(page: LogPage) -> impl IntoView {
                             <td data-col="action">{r.action}</td>
                             <td class="details" data-col="arguments">
                                 <span class="why">{arguments_in_words(&r.arguments)}</span>
-                                <RawJson json=r.arguments/>
+                                <RawJson source=JsonSource::Audit(r.id)/>
                             </td>
                             <td class:refused=refused data-col="outcome">{r.outcome}</td>
                         </tr>

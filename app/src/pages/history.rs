@@ -174,7 +174,7 @@ fn Results(page: Page, query: HistoryQuery) -> impl IntoView {
                 <a class="button" href=export("csv") download="">"Export CSV"</a>
                 <a class="button" href=export("json") download="">"Export JSON"</a>
             </div>
-            <EventTable rows id=ids::HISTORY_TABLE head/>
+            <EventTable rows id=ids::HISTORY_TABLE head run=page.run_id/>
             <nav class="pager">
                 {prev.map(|h| view! { <a href=h rel="prev">{prev_label}</a> })}
                 <span>{format!("{} per page", page.per_page)}</span>

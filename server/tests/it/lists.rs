@@ -721,6 +721,42 @@ async fn the_audit_log_is_filtered_by_user_action_and_outcome_on_the_server() {
     let html = body_text(page).await;
     assert!(html.contains("id=\"audit-matching\""), "{html}");
     assert!(!html.contains(">operator</td>"), "only the viewer's rows");
+    // Each row's disclosure carries its id, not its JSON; the id reads the arguments as
+    // stored, for an admin only.
+    let table = html
+        .split_once(r#"id="audit-table""#)
+        .and_then(|(_, rest)| rest.split_once("</table>"))
+        .map_or("", |(table, _)| table);
+    assert!(
+        !table.contains("data-json") && !table.contains("{&quot;"),
+        "{table}"
+    );
+    let ids: Vec<&str> = table
+        .split(r#"data-audit=""#)
+        .skip(1)
+        .filter_map(|piece| piece.split_once('"').map(|(id, _)| id))
+        .collect();
+    let (_, listed) = audit("user=viewer").await;
+    let listed: Value = serde_json::from_str(&listed).expect("JSON");
+    let listed = listed["rows"].as_array().expect("rows");
+    assert_eq!(ids.len(), listed.len(), "one key per row");
+    for (id, row) in ids.iter().zip(listed) {
+        assert_eq!(row["id"].to_string(), *id);
+        let read = app
+            .post_form("/api/audit_json", &format!("id={id}"), Some(&admin))
+            .await;
+        assert_eq!(read.status(), StatusCode::OK);
+        let text: String = serde_json::from_str(&body_text(read).await).expect("a string");
+        assert_eq!(text, row["arguments"].as_str().expect("arguments"));
+    }
+    for (cookie, form, want) in [
+        (&viewer, format!("id={}", ids[0]), StatusCode::FORBIDDEN),
+        (&admin, "id=987654".to_owned(), StatusCode::NOT_FOUND),
+        (&admin, "id=one".to_owned(), StatusCode::BAD_REQUEST),
+    ] {
+        let read = app.post_form("/api/audit_json", &form, Some(cookie)).await;
+        assert_eq!(read.status(), want, "{form}");
+    }
     // Its headers sort, keeping the filters and starting at the first page.
     let html = app
         .page_html(

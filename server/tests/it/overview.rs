@@ -388,10 +388,12 @@ async fn the_overview_page_renders_each_part_once_and_controls_for_operators_onl
     }
 }
 
-/// The feed's rows read as words; their raw JSON is only behind each row's disclosure (in its
-/// `data-json`, which the browser writes into the disclosure when it opens), never as text.
+/// The feed's rows read as words; each row's disclosure carries the event's key
+/// (`data-event="<t_ms>.<id>"`), and its JSON is read by that key when it opens: the page holds
+/// no JSON at all. The key reads the event's JSON for a viewer; a key of no event is 404, a
+/// key out of range 422 naming its field, and no session 401.
 #[tokio::test]
-async fn the_overview_feed_shows_no_raw_json() {
+async fn the_overview_feed_carries_keys_and_its_json_is_read_by_key() {
     let app = app_with(DEMO).await;
     let viewer = app.sign_in("viewer").await;
     let feed = |html: &str| {
@@ -402,38 +404,73 @@ async fn the_overview_feed_shows_no_raw_json() {
         html[start..end].to_owned()
     };
     // The demo's first events are stored a moment after the start.
-    let mut rows = (String::new(), 0);
+    let mut part = String::new();
     for _ in 0..200 {
-        let part = feed(&app.page_html("/", Some(&viewer)).await);
-        let count = part.matches(r#"<details data-json=""#).count();
-        rows = (part, count);
-        if rows.1 > 0 {
+        part = feed(&app.page_html("/", Some(&viewer)).await);
+        if part.contains("data-event=") {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    let (part, count) = rows;
-    assert!(count > 0, "the feed shows stored events");
+    let keys: Vec<&str> = part
+        .split(r#"data-event=""#)
+        .skip(1)
+        .filter_map(|piece| piece.split_once('"').map(|(key, _)| key))
+        .collect();
+    assert!(!keys.is_empty(), "the feed shows stored events");
     assert_eq!(
-        part.matches(r#"<pre class="mono" data-keep=""></pre>"#)
-            .count(),
-        count,
+        part.matches("<details ").count(),
+        keys.len(),
+        "every row's disclosure has its event's key"
+    );
+    assert_eq!(
+        part.matches("></pre>").count(),
+        keys.len(),
         "every row's disclosure is empty"
     );
-    // Without the disclosures' attributes, no JSON is left.
-    let text: String = part
-        .split(r#" data-json=""#)
-        .enumerate()
-        .map(|(i, piece)| {
-            if i == 0 {
-                piece
-            } else {
-                piece.split_once('"').map_or("", |(_, rest)| rest)
-            }
-        })
-        .collect();
     assert!(
-        !text.contains(r#"{&quot;"#) && !text.contains(r#"{""#),
-        "no JSON in the feed's text"
+        !part.contains("data-json") && !part.contains("&quot;") && !part.contains(r#"{""#),
+        "no JSON in the feed"
     );
+
+    let json = |form: String, cookie: Option<String>| {
+        let app = &app;
+        async move {
+            let response = app
+                .post_form("/api/event_json", &form, cookie.as_deref())
+                .await;
+            let status = response.status().as_u16();
+            (status, body_text(response).await)
+        }
+    };
+    for key in &keys {
+        let Some((t_ms, id)) = key.split_once('.') else {
+            panic!("a key is <t_ms>.<id>: {key}")
+        };
+        let (status, body) = json(format!("t_ms={t_ms}&id={id}"), Some(viewer.clone())).await;
+        assert_eq!(status, 200, "{key}: {body}");
+        // The answer is the stored text as a JSON string, and that text is an object.
+        let text: String = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+        let details: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert!(details.is_object(), "{key}: {text}");
+    }
+    let (t_ms, id) = keys[0].split_once('.').unwrap_or_default();
+    let cases = [
+        (format!("t_ms={t_ms}&id={id}&run=999"), 404, None),
+        (format!("t_ms={t_ms}1&id={id}"), 404, None),
+        (format!("t_ms=-1&id={id}"), 422, Some("t_ms")),
+        (format!("t_ms={t_ms}&id=-3"), 422, Some("id")),
+        (format!("t_ms={t_ms}&id={id}&run=0"), 422, Some("run")),
+        (format!("t_ms=soon&id={id}"), 400, None),
+    ];
+    for (form, want, field) in cases {
+        let (status, body) = json(form.clone(), Some(viewer.clone())).await;
+        assert_eq!(status, want, "{form}: {body}");
+        if let Some(field) = field {
+            assert!(body.contains(field), "{form}: {body} names {field}");
+        }
+    }
+    let (status, _) = json(format!("t_ms={t_ms}&id={id}"), None).await;
+    assert_eq!(status, 401, "signed out");
 }

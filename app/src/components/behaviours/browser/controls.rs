@@ -107,21 +107,127 @@ fn zoom(button: &Element) {
     }
 }
 
-/// A raw JSON disclosure opened: its `<pre>` filled from `data-json`, once.
+/// A raw JSON disclosure opened: its `<pre>` filled ([`fill_json`]).
 fn on_toggle(ev: web_sys::Event) {
     let Some(details) = ev
         .target()
         .and_then(|t| t.dyn_into::<Element>().ok())
-        .filter(|e| e.has_attribute("data-json"))
+        .filter(|e| e.tag_name() == "DETAILS" && e.class_list().contains("raw"))
     else {
         return;
     };
-    let Ok(Some(pre)) = details.query_selector("pre") else {
+    if details.has_attribute("open") {
+        fill_json(&details);
+    }
+}
+
+/// Every open raw JSON disclosure filled again if its row now shows another event (after a
+/// page read in place: a row keeps its place, its event may change).
+pub(super) fn refill_open_json() {
+    let Ok(open) = document().query_selector_all("details.raw[open]") else {
         return;
     };
-    if pre.text_content().is_none_or(|t| t.is_empty()) {
-        pre.set_text_content(details.get_attribute("data-json").as_deref());
+    for i in 0..open.length() {
+        if let Some(details) = open.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+            fill_json(&details);
+        }
     }
+}
+
+/// What a raw JSON disclosure shows: its `data-json` text, or the key to read it by.
+enum Json {
+    Text(String),
+    Event {
+        run: Option<i64>,
+        t_ms: i64,
+        id: i64,
+    },
+    Audit(i64),
+}
+
+impl Json {
+    fn of(details: &Element) -> Option<Json> {
+        if let Some(text) = details.get_attribute("data-json") {
+            return Some(Json::Text(text));
+        }
+        if let Some(key) = details.get_attribute("data-event") {
+            let (t_ms, id) = key.split_once('.')?;
+            return Some(Json::Event {
+                run: details
+                    .get_attribute("data-run")
+                    .and_then(|r| r.parse().ok()),
+                t_ms: t_ms.parse().ok()?,
+                id: id.parse().ok()?,
+            });
+        }
+        let id = details.get_attribute("data-audit")?.parse().ok()?;
+        Some(Json::Audit(id))
+    }
+
+    /// What the `<pre>`'s `data-for` names once filled with it (a text is written at once,
+    /// never read).
+    fn key(&self) -> String {
+        match self {
+            Json::Text(_) => String::new(),
+            Json::Event { run, t_ms, id } => format!("event:{run:?}:{t_ms}.{id}"),
+            Json::Audit(id) => format!("audit:{id}"),
+        }
+    }
+
+    async fn read(self) -> Result<String, crate::error::AppError> {
+        match self {
+            Json::Text(text) => Ok(text),
+            Json::Event { run, t_ms, id } => crate::api::history::event_json(run, t_ms, id).await,
+            Json::Audit(id) => crate::api::admin::audit_json(id).await,
+        }
+    }
+}
+
+/// Fills `details`'s `<pre>` with its JSON unless it holds it already (`data-for` names what
+/// it was filled with): at once from `data-json`, else read from the server; the text lands
+/// only if the disclosure still names the same key when the answer comes.
+fn fill_json(details: &Element) {
+    let (Some(json), Ok(Some(pre))) = (Json::of(details), details.query_selector("pre")) else {
+        return;
+    };
+    if let Json::Text(text) = &json {
+        pre.set_text_content(Some(text));
+        let _ = pre.remove_attribute("data-for");
+        return;
+    }
+    let key = json.key();
+    if pre.get_attribute("data-for").as_deref() == Some(key.as_str())
+        || pre.get_attribute("data-reading").as_deref() == Some(key.as_str())
+    {
+        return;
+    }
+    // Another event's JSON is not shown meanwhile.
+    pre.set_text_content(None);
+    let _ = pre.remove_attribute("data-for");
+    let _ = pre.set_attribute("data-reading", &key);
+    let details = details.clone();
+    leptos::task::spawn_local(async move {
+        let read = json.read().await;
+        if pre.get_attribute("data-reading").as_deref() != Some(key.as_str()) {
+            // Asked again for another key meanwhile: that answer fills it.
+            return;
+        }
+        let _ = pre.remove_attribute("data-reading");
+        if Json::of(&details).map(|j| j.key()).as_deref() != Some(key.as_str()) {
+            return;
+        }
+        match read {
+            Ok(text) => {
+                pre.set_text_content(Some(&text));
+                let _ = pre.set_attribute("data-for", &key);
+            }
+            Err(e) => {
+                // Not marked as filled: the next opening asks again.
+                pre.set_text_content(Some(&format!("The JSON could not be read: {e}")));
+                let _ = pre.remove_attribute("data-for");
+            }
+        }
+    });
 }
 
 /// A slider with `data-offset-for`: its instant written into that field as it moves.
