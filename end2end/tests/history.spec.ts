@@ -173,3 +173,25 @@ test("an event reads as words, its raw JSON written in when its disclosure opens
   const text = (await raw.locator("pre").textContent()) ?? "";
   expect(typeof JSON.parse(text)).toBe("object");
 });
+
+test("on a phone an opened JSON disclosure scrolls inside its table, not the page", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "viewer");
+  await page.getByRole("button", { name: "Menu" }).click();
+  await page.locator(".mainnav").getByRole("link", { name: "History" }).click();
+  await expect(page.locator("#history-table tbody tr").first()).toBeVisible();
+  await hydrated(page);
+  // Rows' JSON opened until one is longer than a phone is wide, so the check below means something.
+  const rows = page.locator("#history-table tbody tr");
+  let longest = 0;
+  for (let i = 0; i < Math.min(await rows.count(), 20) && longest <= 60; i++) {
+    const raw = rows.nth(i).locator("details.raw");
+    await raw.locator("summary").click();
+    await expect(raw.locator("pre")).not.toHaveText("");
+    longest = Math.max(longest, ((await raw.locator("pre").textContent()) ?? "").length);
+  }
+  expect(longest).toBeGreaterThan(60);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
+});

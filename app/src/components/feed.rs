@@ -8,6 +8,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::answer::answer;
 use crate::api::clock::recent_events;
+use crate::components::built_once::build_view_next;
 use crate::components::event_table::EventTable;
 use crate::components::filter_form::FilterForm;
 use crate::components::live::FEED_LEN;
@@ -55,7 +56,9 @@ pub fn LiveFeed() -> impl IntoView {
             </FilterForm>
             <Transition fallback=|| view! { <p class="muted">"Loading…"</p> }>
                 {move || Suspend::new(async move {
-                    match stored.await {
+                    let stored = stored.await;
+                    build_view_next().await;
+                    match stored {
                         Err(e) => view! { <LoadError error=e/> }.erase(),
                         Ok(rows) => view! { <EventTable rows id=ids::LIVE_FEED/> }.erase(),
                     }

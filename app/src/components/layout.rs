@@ -4,7 +4,7 @@
 use engine::Role;
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
-use leptos_router::components::A;
+use leptos_router::hooks::use_location;
 
 use crate::answer::{answer, Answer};
 use crate::api::session::{whoami, Logout};
@@ -110,6 +110,13 @@ const NAV: &[NavItem] = &[
     },
 ];
 
+/// A nav link, marked as the current page (`aria-current="page"`) when its path is the
+/// page's, exactly: the overview's link is not current on every page below `/`.
+fn nav_link(item: &'static NavItem, path: &str) -> impl IntoView {
+    let current = (item.href == path).then_some("page");
+    view! { <a href=item.href aria-current=current>{item.label}</a> }
+}
+
 /// Header + navigation + page content.
 #[component]
 pub fn Layout(children: ErasedChildren) -> impl IntoView {
@@ -118,6 +125,10 @@ pub fn Layout(children: ErasedChildren) -> impl IntoView {
     provide_context(use_as_of());
     provide_clock_status();
     let clock = use_clock_status();
+    // The page's path, read once: a page is rendered on the server for each path it shows
+    // (the islands router reads the next page's HTML), so its nav links need not follow it.
+    let path = use_location().pathname.get_untracked();
+    let link = move |item: &'static NavItem| nav_link(item, &path);
 
     view! {
         <a class="skip-link" href="#content" rel="external">"Skip to content"</a>
@@ -125,20 +136,19 @@ pub fn Layout(children: ErasedChildren) -> impl IntoView {
             <a class="brand" href="/">"Switchyard"</a>
             <MenuButton/>
             <nav id="mainnav" class="mainnav" aria-label="Sections">
-                {NAV
-                    .iter()
-                    .filter(|item| item.needs == Role::Viewer)
-                    .map(|item| view! { <A href=item.href exact=true>{item.label}</A> })
-                    .collect_view()}
+                {NAV.iter().filter(|item| item.needs == Role::Viewer).map(link.clone()).collect_view()}
                 <Transition fallback=|| ()>
-                    {move || Suspend::new(async move {
+                    {move || {
+                        let link = link.clone();
+                        Suspend::new(async move {
                         let admin = user.allows(Role::Admin).await;
                         build_view_next().await;
                         NAV.iter()
                             .filter(|item| item.needs == Role::Admin && admin)
-                            .map(|item| view! { <A href=item.href exact=true>{item.label}</A> })
+                            .map(link)
                             .collect_view()
-                    })}
+                    })
+                    }}
                 </Transition>
             </nav>
             <Transition fallback=|| ()>

@@ -32,9 +32,11 @@ pub fn shows_estate(path: &str) -> bool {
 pub fn TimeBar() -> impl IntoView {
     let location = use_location();
     let as_of = use_as_of();
-    let range = answer(move || as_of.get().run, time_extent);
     move || {
         shows_estate(&location.pathname.get()).then(|| {
+            // Read only where the bar shows: pages are rendered on the server alone, so no
+            // browser code awaits it after its page has gone.
+            let range = answer(move || as_of.get().run, time_extent);
             view! {
                 <Transition fallback=|| ()>
                     {move || {

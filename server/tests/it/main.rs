@@ -27,6 +27,7 @@ mod gslb;
 mod history_pages;
 mod lists;
 mod live;
+mod nav;
 mod origin;
 mod overview;
 mod postgres;

@@ -6,6 +6,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement, MouseEvent};
 
+use crate::components::raw_json::JsonSource;
 use crate::components::topology::{ACTUAL_SIZE, ZOOMS};
 use crate::format::sim_offset;
 
@@ -134,68 +135,22 @@ pub(super) fn refill_open_json() {
     }
 }
 
-/// What a raw JSON disclosure shows: its `data-json` text, or the key to read it by.
-enum Json {
-    Text(String),
-    Event {
-        run: Option<i64>,
-        t_ms: i64,
-        id: i64,
-    },
-    Audit(i64),
-}
-
-impl Json {
-    fn of(details: &Element) -> Option<Json> {
-        if let Some(text) = details.get_attribute("data-json") {
-            return Some(Json::Text(text));
-        }
-        if let Some(key) = details.get_attribute("data-event") {
-            let (t_ms, id) = key.split_once('.')?;
-            return Some(Json::Event {
-                run: details
-                    .get_attribute("data-run")
-                    .and_then(|r| r.parse().ok()),
-                t_ms: t_ms.parse().ok()?,
-                id: id.parse().ok()?,
-            });
-        }
-        let id = details.get_attribute("data-audit")?.parse().ok()?;
-        Some(Json::Audit(id))
-    }
-
-    /// What the `<pre>`'s `data-for` names once filled with it (a text is written at once,
-    /// never read).
-    fn key(&self) -> String {
-        match self {
-            Json::Text(_) => String::new(),
-            Json::Event { run, t_ms, id } => format!("event:{run:?}:{t_ms}.{id}"),
-            Json::Audit(id) => format!("audit:{id}"),
-        }
-    }
-
-    async fn read(self) -> Result<String, crate::error::AppError> {
-        match self {
-            Json::Text(text) => Ok(text),
-            Json::Event { run, t_ms, id } => crate::api::history::event_json(run, t_ms, id).await,
-            Json::Audit(id) => crate::api::admin::audit_json(id).await,
-        }
-    }
-}
-
 /// Fills `details`'s `<pre>` with its JSON unless it holds it already (`data-for` names what
 /// it was filled with): at once from `data-json`, else read from the server; the text lands
 /// only if the disclosure still names the same key when the answer comes.
 fn fill_json(details: &Element) {
-    let (Some(json), Ok(Some(pre))) = (Json::of(details), details.query_selector("pre")) else {
+    let (Some(json), Ok(Some(pre))) = (JsonSource::of(details), details.query_selector("pre"))
+    else {
         return;
     };
-    if let Json::Text(text) = &json {
+    if let JsonSource::Inline(text) = &json {
         pre.set_text_content(Some(text));
         let _ = pre.remove_attribute("data-for");
         return;
     }
-    let key = json.key();
+    let Some(key) = json.key() else {
+        return;
+    };
     if pre.get_attribute("data-for").as_deref() == Some(key.as_str())
         || pre.get_attribute("data-reading").as_deref() == Some(key.as_str())
     {
@@ -213,7 +168,7 @@ fn fill_json(details: &Element) {
             return;
         }
         let _ = pre.remove_attribute("data-reading");
-        if Json::of(&details).map(|j| j.key()).as_deref() != Some(key.as_str()) {
+        if JsonSource::of(&details).and_then(|j| j.key()).as_deref() != Some(key.as_str()) {
             return;
         }
         match read {
