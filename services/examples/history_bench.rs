@@ -9,7 +9,8 @@
 //!    then `BENCH_ROUNDS` (default 200) of each page query with p50 / p95: the overview's
 //!    newest events, one entity's timeline (a resource location, a server, a site, a group),
 //!    a history page filtered by engine, by engine and kind, a page deep in the past, and
-//!    pages sorted by subject, engine and kind (both ends and mid-run).
+//!    pages sorted by subject, engine and kind (both ends and mid-run), and one event's JSON
+//!    read by its key (what a row's disclosure asks for).
 //!
 //! PostgreSQL is used when `BENCH_POSTGRES_URL` (a role that may create databases) is set:
 //! `bench/history.sh` starts a throwaway cluster with fsync on for it.
@@ -300,6 +301,14 @@ async fn reads(store: &Store, run: i64, total: u64, rounds: u64) -> Outcome<()> 
     })
     .await?;
     println!("  history page, lhc, mid-run (older) {line}");
+    // An event's JSON read by its key, as a row's disclosure asks for it when opened.
+    let line = measure(rounds, |_| async {
+        Ok(usize::from(
+            history::event_details(store, run, cursor).await?.is_some(),
+        ))
+    })
+    .await?;
+    println!("  an event's JSON by its key, mid-run  {line}");
     // Sorted by a column (each then by time): both ends, and the page after the mid-run event.
     for (label, order, at) in [
         ("by subject, from Z", EventOrder::Subject, PageAt::Newest),
