@@ -141,13 +141,13 @@ pub fn Layout(children: ErasedChildren) -> impl IntoView {
                     {move || {
                         let link = link.clone();
                         Suspend::new(async move {
-                        let admin = user.allows(Role::Admin).await;
-                        build_view_next().await;
-                        NAV.iter()
-                            .filter(|item| item.needs == Role::Admin && admin)
-                            .map(link)
-                            .collect_view()
-                    })
+                            let admin = user.allows(Role::Admin).await;
+                            build_view_next().await;
+                            NAV.iter()
+                                .filter(|item| item.needs == Role::Admin && admin)
+                                .map(link)
+                                .collect_view()
+                        })
                     }}
                 </Transition>
             </nav>
