@@ -147,8 +147,7 @@ where
             action: action.to_owned(),
             arguments: arguments.clone(),
         });
-        let mut scoped = services.clone();
-        scoped.runtime = services.runtime.audited(pending.clone());
+        let scoped = services.with_runtime(services.runtime.audited(pending.clone()));
         let result = act(scoped, user.clone()).await;
         if result.is_err() || !pending.written() {
             record(&services, &user.username, action, &arguments, &result).await;

@@ -37,9 +37,9 @@ test("the sign-in page and the pages of an outage in progress have no serious ac
 }) => {
   test.setTimeout(240_000);
   const server = await OwnServer.create();
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     await server.start(["--speed", "paused"]);
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
 
     await page.goto(`${server.base}/login`);
@@ -101,8 +101,8 @@ test("the sign-in page and the pages of an outage in progress have no serious ac
     await page.locator("#edit-link").click();
     await expect(page.locator("#autoscale-editor")).toBeVisible();
     await bothWidths(page, "the autoscale editor");
-    await context.close();
   } finally {
+    await context.close();
     await server.dispose();
   }
 });

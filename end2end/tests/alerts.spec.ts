@@ -42,11 +42,12 @@ test("an admin's rule catches a flapping cloud link in the header; an operator a
   const scenario = path.join(dir, "flapping.toml");
   writeFileSync(scenario, flappingLink(12));
   const server = await OwnServer.create();
+  const adminContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const operatorContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
   try {
     await server.start(["--scenario", scenario, "--speed", "paused"]);
 
     // The admin defines the rules, at 1,440 px.
-    const adminContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const admin = await adminContext.newPage();
     await signIn(admin, "admin", "/", server.base);
     await expect(admin.locator("#header-alerts")).toHaveText("No alerts");
@@ -81,7 +82,6 @@ test("an admin's rule catches a flapping cloud link in the header; an operator a
     await admin.getByLabel("Clock speed").selectOption("x600");
 
     // The operator, on a phone (390 px), sees the alert come up in the header.
-    const operatorContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const operator = await operatorContext.newPage();
     await signIn(operator, "operator", "/", server.base);
     const badge = operator.locator("#header-alerts");
@@ -108,9 +108,9 @@ test("an admin's rule catches a flapping cloud link in the header; an operator a
     const row = admin.locator("#audit-table tr", { hasText: "alerts.acknowledge" }).first();
     await expect(row).toContainText("operator");
     await expect(row).toContainText("ok");
+  } finally {
     await adminContext.close();
     await operatorContext.close();
-  } finally {
     await server.dispose();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -152,9 +152,9 @@ test("a viewer opens a cluster state's groups from the overview tile, then sorts
   // clusters move between states with the load, and a group read in a state could have left
   // it by the time it is searched for there.
   const server = await OwnServer.create();
+  const context = await browser.newContext();
   try {
     await server.start(["--speed", "paused"]);
-    const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, "viewer", "/", server.base);
     // The state with the most clusters.
@@ -194,8 +194,8 @@ test("a viewer opens a cluster state's groups from the overview tile, then sorts
     const refused = await page.request.post(`${server.base}/api/autoscale_list`, { form: { state: "sideways" } });
     expect(refused.status()).toBe(422);
     expect(await refused.text()).toContain("state");
-    await context.close();
   } finally {
+    await context.close();
     await server.stop();
   }
 });

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { confirmAction, hydrated, signIn } from "./helpers";
+import { OwnServer } from "./own-server";
 
 // The clock in every page's header, and pages that follow the live stream instead of polling.
 
@@ -72,4 +73,56 @@ test("a resource location's page re-reads its data when the stream says it chang
   await expect(watcher.locator("#clear-outage")).toBeDisabled({ timeout: 10_000 });
   await speed.selectOption(before);
   await context.close();
+});
+
+test("a page visited again and again by its links re-reads once per change: the pages left stop following the stream", async ({
+  browser,
+}) => {
+  // On a console of the test's own with its clock paused: nothing but the forced outage below
+  // changes what the resource location's page shows.
+  const server = await OwnServer.create();
+  const context = await browser.newContext();
+  try {
+    await server.start(["--speed", "paused"]);
+    const watcher = await context.newPage();
+    await signIn(watcher, "operator", "/", server.base);
+    const nav = watcher.locator(".mainnav");
+    // Three visits of rl-tokyo by the links a person clicks, the overview in between: each
+    // visit's page is read and its islands hydrated anew.
+    for (let visit = 0; visit < 3; visit++) {
+      await nav.getByRole("link", { name: "Resource locations" }).click();
+      await watcher.locator("#rl-table [data-rl=rl-tokyo]").getByRole("link").click();
+      await expect(watcher).toHaveURL(/\/lhc\/rl-tokyo/);
+      await expect(watcher.locator("#clear-outage")).toBeDisabled();
+      if (visit < 2) {
+        await nav.getByRole("link", { name: "Overview" }).click();
+        await expect(watcher.locator("#clock-speed")).toBeVisible();
+      }
+    }
+    // What the islands of the pages left created is gone: only the islands in the document
+    // remain owned.
+    const owned = Number(await watcher.locator("body").getAttribute("data-islands-owned"));
+    expect(owned).toBeGreaterThan(0);
+    expect(owned).toBeLessThanOrEqual(await watcher.locator("leptos-island").count());
+
+    const reads: number[] = [];
+    watcher.on("request", (r) => {
+      if (r.url().includes("/lhc/rl-tokyo") && r.headers()["islands-router"]) reads.push(Date.now());
+    });
+    const actor = await context.newPage();
+    await actor.goto(`${server.base}/lhc/rl-tokyo`);
+    await hydrated(actor);
+    await actor.locator("#force-outage").click();
+    await confirmAction(actor);
+    await expect(watcher.locator("#clear-outage")).toBeEnabled({ timeout: 10_000 });
+    await watcher.waitForTimeout(2_000);
+    // One page, one read per refresh: reads of the same change by the islands of the visits
+    // before would come together.
+    expect(reads.length).toBeGreaterThan(0);
+    const gaps = reads.slice(1).map((t, i) => t - reads[i]);
+    expect(gaps.filter((g) => g < 500), `reads ${reads.length}, gaps ${gaps.join(", ")} ms`).toEqual([]);
+  } finally {
+    await context.close();
+    await server.dispose();
+  }
 });

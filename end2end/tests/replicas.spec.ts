@@ -19,6 +19,8 @@ test("two replicas on one PostgreSQL database: an outage forced on the follower 
   test.setTimeout(120_000);
   const leader = await OwnServer.createOnPostgres();
   const follower = await leader.replica();
+  const viewerContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const operatorContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     await leader.start(["--speed", "60x"]);
     await follower.start();
@@ -27,8 +29,6 @@ test("two replicas on one PostgreSQL database: an outage forced on the follower 
 
     // A viewer watches rl-paris on the leader; an operator works on the follower. Separate
     // browsers: cookies do not tell ports apart.
-    const viewerContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const operatorContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const viewer = await viewerContext.newPage();
     const operator = await operatorContext.newPage();
     await signIn(viewer, "viewer", "/", leader.base);
@@ -58,9 +58,9 @@ test("two replicas on one PostgreSQL database: an outage forced on the follower 
     const led = await entries(leader.base);
     expect(led).toBeGreaterThan(0);
     await expect.poll(() => entries(follower.base)).toBeGreaterThanOrEqual(led);
+  } finally {
     await viewerContext.close();
     await operatorContext.close();
-  } finally {
     await follower.dispose();
     await leader.dispose();
   }

@@ -24,7 +24,7 @@ use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
 use crate::origin::Origins;
-pub use crate::state::ServerState;
+pub use crate::state::{ServerParts, ServerState};
 use crate::{bundle, export, gate, health, live, origin};
 
 /// Sessions end after this long without a request.
@@ -121,14 +121,14 @@ pub async fn build_with(
         )));
 
     let routes = routes();
-    let state = ServerState {
+    let state = ServerState::new(ServerParts {
         render: page_renderer(routes.clone(), services.clone(), leptos_options.clone()),
         services,
         leptos_options,
         prometheus: prometheus(),
         origins: web.origins,
         exports: Default::default(),
-    };
+    });
     let fallback_services = state.services.clone();
     let pkg = Router::new()
         .fallback_service(bundle::pkg_files(std::path::Path::new(

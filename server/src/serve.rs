@@ -132,15 +132,11 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     };
     let seed = u64::from_ne_bytes(runtime.run().seed.to_ne_bytes());
     let speed = runtime.status().speed;
-    let services = Services {
+    let services = Services::new(
         store,
-        runtime: runtime.clone(),
-        sign_in_limiter: services::throttle::SignInLimiter::new(),
-        scenario: std::sync::Arc::new(scenario.clone()),
-        time_travel: Default::default(),
-        recent: Default::default(),
-        signed_in: Default::default(),
-    };
+        runtime.clone(),
+        std::sync::Arc::new(scenario.clone()),
+    );
     let listener = TcpListener::bind(args.addr).await?;
     let local = listener.local_addr()?;
     let web = web_settings(&args, local);

@@ -19,9 +19,29 @@ pub type Rendering = Pin<Box<dyn Future<Output = Response<Body>> + Send>>;
 /// renders the app with the services in its context.
 pub type PageRenderer = Arc<dyn Fn(Request<Body>) -> Rendering + Send + Sync>;
 
-/// What every handler can reach.
+/// What every handler can reach, shared behind one `Arc`: axum clones the state for each
+/// handler and each middleware a request passes, so a clone is one reference count (the
+/// fields are read through `Deref`).
 #[derive(Clone)]
-pub struct ServerState {
+pub struct ServerState(Arc<ServerParts>);
+
+impl ServerState {
+    /// The state of a router.
+    pub fn new(parts: ServerParts) -> Self {
+        ServerState(Arc::new(parts))
+    }
+}
+
+impl std::ops::Deref for ServerState {
+    type Target = ServerParts;
+
+    fn deref(&self) -> &ServerParts {
+        &self.0
+    }
+}
+
+/// What [`ServerState`] shares.
+pub struct ServerParts {
     /// Backend services.
     pub services: Services,
     /// Leptos options (site root, bundle name).

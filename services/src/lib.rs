@@ -51,9 +51,16 @@ pub use store::Store;
 
 use std::sync::Arc;
 
-/// Everything a request needs from the backend. Cheap to clone (handles only).
+/// Everything a request needs from the backend, shared behind one `Arc`: the router, each
+/// page rendering and each server function take their own clone, so a clone is one reference
+/// count, not one per handle inside (the fields are read through `Deref`).
 #[derive(Clone)]
-pub struct Services {
+pub struct Services(Arc<ServiceParts>);
+
+/// What [`Services`] shares (handles only: a clone shares the store, the runtime and the
+/// caches).
+#[derive(Clone)]
+pub struct ServiceParts {
     /// The store (migrations applied).
     pub store: Store,
     /// The handle on the simulation runtime.
@@ -70,7 +77,42 @@ pub struct Services {
     pub signed_in: signed_in::SignedIn,
 }
 
+impl std::ops::Deref for Services {
+    type Target = ServiceParts;
+
+    fn deref(&self) -> &ServiceParts {
+        &self.0
+    }
+}
+
 impl Services {
+    /// The services of a run: the store, the runtime driving it and the scenario it was
+    /// started with; the caches and the sign-in limiter start empty.
+    pub fn new(
+        store: Store,
+        runtime: runtime::RuntimeHandle,
+        scenario: Arc<engine::Scenario>,
+    ) -> Self {
+        Services(Arc::new(ServiceParts {
+            store,
+            runtime,
+            sign_in_limiter: throttle::SignInLimiter::new(),
+            scenario,
+            time_travel: Default::default(),
+            recent: Default::default(),
+            signed_in: Default::default(),
+        }))
+    }
+
+    /// These services with `runtime` in place of theirs (the same store and caches): an
+    /// audited action's runtime handle carries its pending audit row.
+    pub fn with_runtime(&self, runtime: runtime::RuntimeHandle) -> Self {
+        Services(Arc::new(ServiceParts {
+            runtime,
+            ..ServiceParts::clone(&self.0)
+        }))
+    }
+
     /// What a page reads: the live run, or the instant `past` of a run (rebuilt, read-only).
     pub async fn estate(
         &self,

@@ -271,7 +271,11 @@ mod browser {
         if let Some(live) = LIVE.with(std::cell::Cell::get) {
             return live;
         }
-        let live = super::detached();
+        // Under an owner of their own that is never disposed: the island that asks first
+        // may be disposed when its page is left (the console's reader).
+        let owner = leptos::reactive::owner::Owner::new_root(None);
+        let live = owner.with(super::detached);
+        std::mem::forget(owner);
         LIVE.with(|cell| cell.set(Some(live)));
         connect(live);
         live

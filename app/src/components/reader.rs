@@ -28,9 +28,10 @@ pub use browser::{install, read_in_place};
 
 #[cfg(feature = "hydrate")]
 mod browser {
-    use std::cell::Cell;
+    use std::cell::{Cell, RefCell};
 
     use leptos::prelude::*;
+    use leptos::reactive::owner::Owner;
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::{JsCast, JsValue};
     use web_sys::{Document, Element, MouseEvent, Node};
@@ -45,6 +46,10 @@ mod browser {
         /// the page left.
         static RESET_FIELDS: Cell<bool> = const { Cell::new(false) };
         static INSTALLED: Cell<bool> = const { Cell::new(false) };
+        /// The islands this reader hydrated, each with the owner of what its hydration
+        /// created (effects, signals): disposed once the island has left the document, so a
+        /// page left stops following the live stream.
+        static HYDRATED: RefCell<Vec<(Element, Owner)>> = const { RefCell::new(Vec::new()) };
         /// The read of another page in flight (a link, a form, Back), if any. A read of the
         /// page shown again (a live refresh, an action's result) is not started meanwhile: it
         /// would supersede the one in flight, and the person's click would be lost.
@@ -153,12 +158,38 @@ mod browser {
             web_sys::js_sys::Reflect::get(&window(), &JsValue::from_str("__hydrateIsland"))
                 .ok()
                 .and_then(|f| f.dyn_into::<web_sys::js_sys::Function>().ok());
+        dispose_islands_gone();
         if let Some(hydrate) = hydrate {
             for island in fresh {
                 let id = island.get_attribute("data-component").unwrap_or_default();
-                let _ = hydrate.call2(&JsValue::NULL, &island, &JsValue::from_str(&id));
+                // The island's hydration runs at once (the islands are not lazy), under an
+                // owner of its own.
+                let owner = Owner::new();
+                owner.with(|| {
+                    let _ = hydrate.call2(&JsValue::NULL, &island, &JsValue::from_str(&id));
+                });
+                HYDRATED.with_borrow_mut(|islands| islands.push((island, owner)));
             }
         }
+        let owned = HYDRATED.with_borrow(Vec::len);
+        if let Some(body) = old.body() {
+            let _ = body.set_attribute("data-islands-owned", &owned.to_string());
+        }
+    }
+
+    /// Disposes what the islands no longer in the document created: their effects stop and
+    /// their signals go. (The islands of the page the tab first loaded were hydrated by the
+    /// framework, under its root: they stay.)
+    fn dispose_islands_gone() {
+        HYDRATED.with_borrow_mut(|islands| {
+            islands.retain(|(island, owner)| {
+                let kept = island.is_connected();
+                if !kept {
+                    owner.cleanup();
+                }
+                kept
+            })
+        });
     }
 
     fn diff_children(doc: &Document, old: &Node, new: &Node, fresh: &mut Vec<Element>) {

@@ -92,15 +92,7 @@ pub async fn app_with(scenario_text: &str) -> TestApp {
     let runtime = services::runtime::start(pool.clone(), &scenario, 3, Vec::new(), Speed::Paused)
         .await
         .expect("runtime");
-    let services = Services {
-        store: pool,
-        runtime,
-        sign_in_limiter: services::throttle::SignInLimiter::new(),
-        scenario: std::sync::Arc::new(scenario),
-        time_travel: Default::default(),
-        recent: Default::default(),
-        signed_in: Default::default(),
-    };
+    let services = Services::new(pool, runtime, std::sync::Arc::new(scenario));
     let options =
         server::router::leptos_options("target/site", "127.0.0.1:0".parse().expect("addr"));
     let router = server::router::build(services.clone(), options)

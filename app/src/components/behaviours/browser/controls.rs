@@ -143,12 +143,12 @@ fn fill_json(details: &Element) {
     else {
         return;
     };
-    if let JsonSource::Inline(text) = &json {
-        pre.set_text_content(Some(text));
-        let _ = pre.remove_attribute("data-for");
-        return;
-    }
     let Some(key) = json.key() else {
+        // A text the page carries (the one source without a key): written at once.
+        if let JsonSource::Inline(text) = &json {
+            pre.set_text_content(Some(text));
+            let _ = pre.remove_attribute("data-for");
+        }
         return;
     };
     if pre.get_attribute("data-for").as_deref() == Some(key.as_str())
